@@ -1,0 +1,34 @@
+package io.pyhudi.config
+
+/**
+ * Renders the option reference in `docs/options.md` from the entries themselves, so the docs
+ * cannot drift from the code (a unit test compares the file with this output).
+ */
+object ConfigDocs {
+
+  def markdown: String = {
+    val sb = new StringBuilder
+    sb.append("# pyhudi options\n\n")
+    sb.append("Generated from the option definitions in `spark-connector/src/main/scala/io/pyhudi/config/`")
+    sb.append(" by `build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"`. ")
+    sb.append("Do not edit by hand.\n\n")
+    section(sb, "Read options (`spark.read.format(\"pyhudi\").option(...)`)", ReadConfig.entries)
+    sb.toString
+  }
+
+  private def section(sb: StringBuilder, title: String, entries: Seq[ConfigEntry[_]]): Unit = {
+    sb.append(s"## $title\n\n")
+    sb.append("| key | default | valid values | meaning |\n| --- | --- | --- | --- |\n")
+    entries.foreach { e =>
+      val valid = if (e.validValues.isEmpty) "" else e.validValues.map(v => s"`$v`").mkString(", ")
+      sb.append(s"| `${e.key}` | `${e.defaultText}` | $valid | ${e.doc.replace("|", "\\|")} |\n")
+    }
+    sb.append("\n")
+  }
+
+  def main(args: Array[String]): Unit = {
+    val text = markdown
+    if (args.isEmpty) print(text)
+    else java.nio.file.Files.write(java.nio.file.Paths.get(args(0)), text.getBytes("UTF-8"))
+  }
+}

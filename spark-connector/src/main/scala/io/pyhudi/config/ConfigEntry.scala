@@ -1,0 +1,53 @@
+package io.pyhudi.config
+
+import java.util.Locale
+
+import io.pyhudi.errors.Errors
+
+/**
+ * One typed option: its key, default, documentation and parser live together, and this is the
+ * only place the key string is spelled. `validValues` is set for enumerations and is listed in
+ * errors and docs.
+ */
+final case class ConfigEntry[T](
+    key: String,
+    default: Option[T],
+    doc: String,
+    parse: (String, String) => T,
+    validValues: Seq[String] = Nil,
+    render: T => String = (t: T) => String.valueOf(t)) {
+
+  /** The value in `options` (case-insensitive keys, as Spark passes them), else the default. */
+  def from(options: Map[String, String]): Option[T] =
+    lookup(options).map(parse(key, _)).orElse(default)
+
+  /** The raw string in `options`, if set and non-blank. */
+  def lookup(options: Map[String, String]): Option[String] = {
+    val lower = key.toLowerCase(Locale.ROOT)
+    options.collectFirst { case (k, v) if k.toLowerCase(Locale.ROOT) == lower => v }
+      .filter(_.trim.nonEmpty)
+  }
+
+  def defaultText: String = default.map(render).getOrElse("(none)")
+}
+
+object ConfigEntry {
+
+  def string(key: String, default: Option[String], doc: String): ConfigEntry[String] =
+    ConfigEntry[String](key, default, doc, (_, v) => v.trim)
+
+  def boolean(key: String, default: Boolean, doc: String): ConfigEntry[Boolean] =
+    ConfigEntry[Boolean](key, Some(default), doc, (k, v) =>
+      v.trim.toLowerCase(Locale.ROOT) match {
+        case "true" => true
+        case "false" => false
+        case _ => throw Errors.invalidEnumOption(k, v, Seq("true", "false"))
+      }, Seq("true", "false"))
+
+  /** An enumeration whose values are matched case-insensitively and stored lower case. */
+  def choice(key: String, default: String, values: Seq[String], doc: String): ConfigEntry[String] =
+    ConfigEntry[String](key, Some(default), doc, (k, v) => {
+      val norm = v.trim.toLowerCase(Locale.ROOT)
+      if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
+    }, values)
+}

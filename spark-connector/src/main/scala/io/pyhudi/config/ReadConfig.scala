@@ -1,0 +1,43 @@
+package io.pyhudi.config
+
+import io.pyhudi.timeline.InstantTime
+
+/** Options of `spark.read.format("pyhudi")`, with Apache Hudi's key names. */
+object ReadConfig {
+
+  val QueryTypeSnapshot = "snapshot"
+  val QueryTypeReadOptimized = "read_optimized"
+  val QueryTypeIncremental = "incremental"
+
+  val QueryType: ConfigEntry[String] = ConfigEntry.choice(
+    "hoodie.datasource.query.type",
+    QueryTypeSnapshot,
+    Seq(QueryTypeSnapshot, QueryTypeReadOptimized, QueryTypeIncremental),
+    "snapshot: latest merged view (base + log files); read_optimized: base files only " +
+      "(merge-on-read tables skip log files); incremental: records written by commits in " +
+      "(begin, end].")
+
+  val BeginInstant: ConfigEntry[String] = ConfigEntry[String](
+    "hoodie.datasource.read.begin.instanttime",
+    None,
+    "Incremental queries: return records changed after this instant (exclusive). An instant " +
+      "(yyyyMMddHHmmssSSS, yyyyMMddHHmmss, 'yyyy-MM-dd HH:mm:ss[.SSS]') or a digit string " +
+      "such as 000 for the beginning of the table.",
+    (k, v) => InstantTime.parseBound(k, v))
+
+  val EndInstant: ConfigEntry[String] = ConfigEntry[String](
+    "hoodie.datasource.read.end.instanttime",
+    None,
+    "Incremental queries: last instant to include (inclusive); defaults to the latest " +
+      "completed instant. Same formats as the begin instant.",
+    (k, v) => InstantTime.parseBound(k, v))
+
+  val AsOfInstant: ConfigEntry[String] = ConfigEntry[String](
+    "as.of.instant",
+    None,
+    "Time travel: read the table as of this instant (inclusive). Accepts yyyyMMddHHmmssSSS, " +
+      "yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]'.",
+    (k, v) => InstantTime.parseQueryInstant(k, v))
+
+  val entries: Seq[ConfigEntry[_]] = Seq(QueryType, BeginInstant, EndInstant, AsOfInstant)
+}

@@ -1,0 +1,42 @@
+package io.pyhudi.errors
+
+/** Error factories grouped by the phase in which they surface. */
+object Errors {
+
+  // Opening a table.
+
+  def pathNotFound(path: String): TableNotFoundException =
+    new TableNotFoundException(s"Path does not exist: $path")
+
+  def notAHudiTable(path: String): TableNotFoundException =
+    new TableNotFoundException(
+      s"Not a Hudi table: $path (no .hoodie/hoodie.properties found under it)")
+
+  def unsupportedTableVersion(path: String, found: String, supported: Seq[Int]): InvalidTableException =
+    new InvalidTableException(
+      s"Unsupported Hudi table version $found at $path; pyhudi supports table version(s) " +
+        supported.mkString(", "))
+
+  def missingTableProperty(path: String, key: String): InvalidTableException =
+    new InvalidTableException(s"Table $path: hoodie.properties has no '$key'")
+
+  def badTableProperty(path: String, key: String, value: String, why: String): InvalidTableException =
+    new InvalidTableException(s"Table $path: hoodie.properties has $key=$value: $why")
+
+  // Analysing a query.
+
+  def invalidEnumOption(key: String, value: String, valid: Seq[String]): InvalidOptionException =
+    new InvalidOptionException(
+      s"Invalid value '$value' for option $key; valid values: ${valid.mkString(", ")}")
+
+  def invalidOption(key: String, value: String, why: String): InvalidOptionException =
+    new InvalidOptionException(s"Invalid value '$value' for option $key: $why")
+
+  def missingOption(key: String, why: String): InvalidOptionException =
+    new InvalidOptionException(s"Option $key is required $why")
+
+  // Reading files.
+
+  def corruptFile(path: String, why: String, cause: Throwable = null): CorruptFileException =
+    new CorruptFileException(s"Corrupt file $path: $why", cause)
+}

@@ -1,0 +1,53 @@
+package io.pyhudi.table
+
+import org.apache.hadoop.conf.Configuration
+
+import io.pyhudi.errors.{Errors, PyhudiException}
+import io.pyhudi.storage.Storage
+import io.pyhudi.timeline.{CommitMetadata, Instant, Timeline}
+
+/**
+ * An opened table: base path, validated config and the timeline as listed when it was opened.
+ * Plain Scala with no Spark dependency, shared by reads, writes and table services.
+ */
+final class HoodieTable private (
+    val basePath: String,
+    val config: TableConfig,
+    val timeline: Timeline,
+    val storage: Storage) {
+
+  val metaPath: String = s"$basePath/${HoodieTable.MetaFolder}"
+
+  def tableType: TableType = config.tableType
+
+  /** Reads the JSON metadata of a completed write instant. */
+  def commitMetadata(instant: Instant): CommitMetadata = {
+    val path = s"$metaPath/${instant.fileName}"
+    try CommitMetadata.parse(storage.readAll(path))
+    catch {
+      case e: PyhudiException => throw e
+      case e: Exception => throw Errors.corruptFile(path, s"invalid commit metadata (${e.getMessage})", e)
+    }
+  }
+}
+
+object HoodieTable {
+  val MetaFolder = ".hoodie"
+  val PropertiesFile = "hoodie.properties"
+
+  /** Opens and validates the table at `path`; errors name the path and what is wrong. */
+  def open(path: String, conf: Configuration): HoodieTable = {
+    val storage = new Storage(conf)
+    val base = stripSlash(storage.qualify(path))
+    if (!storage.exists(base)) throw Errors.pathNotFound(path)
+    val propsPath = s"$base/$MetaFolder/$PropertiesFile"
+    if (!storage.exists(propsPath)) throw Errors.notAHudiTable(path)
+    val config = TableConfig.parse(storage.readAll(propsPath), path)
+    TableConfig.validate(config)
+    val names = storage.listFiles(s"$base/$MetaFolder").map(_.name)
+    new HoodieTable(base, config, Timeline.fromFileNames(names), storage)
+  }
+
+  private def stripSlash(p: String): String =
+    if (p.length > 1 && p.endsWith("/")) p.dropRight(1) else p
+}

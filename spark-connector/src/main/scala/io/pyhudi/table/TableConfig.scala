@@ -1,0 +1,113 @@
+package io.pyhudi.table
+
+import java.io.ByteArrayInputStream
+import java.util.Properties
+
+import scala.jdk.CollectionConverters._
+
+import io.pyhudi.errors.Errors
+
+/**
+ * The persisted table config (`.hoodie/hoodie.properties`) with typed accessors. Key names and
+ * defaults are Apache Hudi's.
+ */
+final case class TableConfig(props: Map[String, String], basePath: String) {
+  import TableConfig._
+
+  def get(key: String): Option[String] = props.get(key).map(_.trim).filter(_.nonEmpty)
+
+  def name: String = get(Name).getOrElse(throw Errors.missingTableProperty(basePath, Name))
+
+  def databaseName: Option[String] = get(DatabaseName)
+
+  def version: Int = get(Version).map(v =>
+    v.toIntOption.getOrElse(throw Errors.badTableProperty(basePath, Version, v, "not a number")))
+    .getOrElse(throw Errors.missingTableProperty(basePath, Version))
+
+  def tableType: TableType = get(Type).map(t => TableType.parse(t).getOrElse(
+    throw Errors.badTableProperty(basePath, Type, t,
+      s"expected one of ${TableType.All.map(_.name).mkString(", ")}")))
+    .getOrElse(TableType.CopyOnWrite)
+
+  def recordKeyFields: Seq[String] = list(RecordKeyFields)
+
+  /** Partition columns; `field:type` entries (custom key generator) keep only the field. */
+  def partitionFields: Seq[String] = list(PartitionFields).map(_.split(':').head)
+
+  def precombineField: Option[String] = get(PrecombineField)
+
+  def keyGeneratorClass: Option[String] = get(KeyGeneratorClass)
+
+  def hiveStylePartitioning: Boolean = bool(HiveStylePartitioning, default = false)
+
+  def urlEncodePartitioning: Boolean = bool(UrlEncodePartitioning, default = false)
+
+  def dropPartitionColumns: Boolean = bool(DropPartitionColumns, default = false)
+
+  def populateMetaFields: Boolean = bool(PopulateMetaFields, default = true)
+
+  def createSchema: Option[String] = get(CreateSchema)
+
+  def payloadClass: Option[String] = get(PayloadClass)
+
+  def timelineLayoutVersion: Option[String] = get(TimelineLayoutVersion)
+
+  /** Partition values are derived from a timestamp column, so they do not equal column values. */
+  def isTimestampKeyGen: Boolean = keyGeneratorClass.exists(_.endsWith("TimestampBasedKeyGenerator"))
+
+  private def list(key: String): Seq[String] =
+    get(key).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty)
+
+  private def bool(key: String, default: Boolean): Boolean = get(key) match {
+    case None => default
+    case Some(v) if v.equalsIgnoreCase("true") => true
+    case Some(v) if v.equalsIgnoreCase("false") => false
+    case Some(v) => throw Errors.badTableProperty(basePath, key, v, "expected true or false")
+  }
+}
+
+object TableConfig {
+  val Name = "hoodie.table.name"
+  val DatabaseName = "hoodie.database.name"
+  val Type = "hoodie.table.type"
+  val Version = "hoodie.table.version"
+  val TimelineLayoutVersion = "hoodie.timeline.layout.version"
+  val RecordKeyFields = "hoodie.table.recordkey.fields"
+  val PartitionFields = "hoodie.table.partition.fields"
+  val PrecombineField = "hoodie.table.precombine.field"
+  val KeyGeneratorClass = "hoodie.table.keygenerator.class"
+  val HiveStylePartitioning = "hoodie.datasource.write.hive_style_partitioning"
+  val UrlEncodePartitioning = "hoodie.datasource.write.partitionpath.urlencode"
+  val DropPartitionColumns = "hoodie.datasource.write.drop.partition.columns"
+  val PopulateMetaFields = "hoodie.populate.meta.fields"
+  val CreateSchema = "hoodie.table.create.schema"
+  val PayloadClass = "hoodie.compaction.payload.class"
+  val Checksum = "hoodie.table.checksum"
+
+  /** Table versions this connector reads. */
+  val SupportedVersions: Seq[Int] = Seq(6)
+
+  /** Parses a Java properties file (escapes such as `\:` are undone). */
+  def parse(bytes: Array[Byte], basePath: String): TableConfig = {
+    val p = new Properties()
+    p.load(new ByteArrayInputStream(bytes))
+    TableConfig(p.asScala.toMap, basePath)
+  }
+
+  /** Fails with a message naming the problem when the table cannot be read. */
+  def validate(c: TableConfig): Unit = {
+    val v = c.get(Version).getOrElse(throw Errors.missingTableProperty(c.basePath, Version))
+    if (!v.toIntOption.exists(SupportedVersions.contains))
+      throw Errors.unsupportedTableVersion(c.basePath, v, SupportedVersions)
+    c.timelineLayoutVersion.foreach { l =>
+      if (l != "1") throw Errors.badTableProperty(c.basePath, TimelineLayoutVersion, l,
+        "pyhudi reads timeline layout version 1 (table version 6)")
+    }
+    if (c.dropPartitionColumns)
+      throw Errors.badTableProperty(c.basePath, DropPartitionColumns, "true",
+        "tables whose data files omit the partition columns are not supported")
+    c.name
+    c.tableType
+    c.populateMetaFields
+  }
+}

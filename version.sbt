@@ -1,0 +1,1 @@
+ThisBuild / version := "0.1.0"
