@@ -1,0 +1,138 @@
+"""pyhudi's Python surface: read() equals the raw reader, jar and builder helpers."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from datetime import datetime
+
+import pytest
+
+import harness
+import pyhudi
+from pyhudi import QueryType
+from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE
+
+TRIPS = "mor/v6_trips_8i1u"
+FIRST, SECOND = "20250331030642808", "20250331030645735"
+
+
+def _rows(df):
+    return sorted(harness.canonical_json(r) for r in harness.normalize_rows(df.collect(), df.schema))
+
+
+def _raw(spark, path, **options):
+    return spark.read.format("pyhudi").options(**options).load(str(path))
+
+
+def test_exports_and_version():
+    assert set(pyhudi.__all__) == {"__version__", "jar_path", "configure_spark", "read", "QueryType"}
+    version_sbt = (harness.REPO_ROOT / "version.sbt").read_text()
+    assert f'"{pyhudi.__version__}"' in version_sbt, "installed pyhudi is stale: pip install ."
+
+
+def test_jar_path_exists():
+    path = pyhudi.jar_path()
+    assert os.path.isfile(path)
+    assert os.path.basename(path) == f"pyhudi-spark4_2.13-{pyhudi.__version__}.jar"
+
+
+def test_read_default_is_snapshot(spark, corpus):
+    path = corpus[TRIPS]
+    assert _rows(pyhudi.read(spark, path)) == _rows(_raw(spark, path))
+
+
+def test_read_query_type_enum_and_str(spark, corpus):
+    path = corpus[TRIPS]
+    raw = _rows(_raw(spark, path, **{QUERY_TYPE: "read_optimized"}))
+    assert _rows(pyhudi.read(spark, path, QueryType.READ_OPTIMIZED)) == raw
+    assert _rows(pyhudi.read(spark, str(path), query_type="read_optimized")) == raw
+
+
+def test_read_as_of_datetime_and_str(spark, corpus):
+    path = corpus[TRIPS]
+    raw = _rows(_raw(spark, path, **{AS_OF_INSTANT: FIRST}))
+    as_of = datetime(2025, 3, 31, 3, 6, 42, 808000)
+    assert _rows(pyhudi.read(spark, path, as_of=as_of)) == raw
+    assert _rows(pyhudi.read(spark, path, as_of=FIRST)) == raw
+    # Time travel must actually travel: the first instant differs from the latest snapshot.
+    assert raw != _rows(pyhudi.read(spark, path))
+
+
+def test_read_incremental(spark, corpus):
+    path = corpus[TRIPS]
+    raw = _rows(
+        _raw(spark, path, **{QUERY_TYPE: "incremental", BEGIN_INSTANTTIME: FIRST, END_INSTANTTIME: SECOND})
+    )
+    begin = datetime(2025, 3, 31, 3, 6, 42, 808000)
+    end = datetime(2025, 3, 31, 3, 6, 45, 735000)
+    assert _rows(pyhudi.read(spark, path, QueryType.INCREMENTAL, begin=begin, end=end)) == raw
+    assert _rows(pyhudi.read(spark, path, "incremental", begin=FIRST, end=SECOND)) == raw
+
+
+def test_read_raw_options_pass_through(spark, corpus):
+    path = corpus[TRIPS]
+    options = {QUERY_TYPE: "incremental", BEGIN_INSTANTTIME: FIRST}
+    assert _rows(pyhudi.read(spark, path, options=options)) == _rows(_raw(spark, path, **options))
+
+
+def test_read_rejects_wrong_types(spark, corpus):
+    path = corpus[TRIPS]
+    with pytest.raises(TypeError, match="query_type"):
+        pyhudi.read(spark, path, query_type=1)
+    with pytest.raises(TypeError, match="as_of"):
+        pyhudi.read(spark, path, as_of=20250331030642808)
+    with pytest.raises(TypeError, match="path"):
+        pyhudi.read(spark, 42)
+    with pytest.raises(TypeError, match="option"):
+        pyhudi.read(spark, path, options={QUERY_TYPE: ["snapshot"]})
+    with pytest.raises(ValueError, match="given twice"):
+        pyhudi.read(spark, path, QueryType.SNAPSHOT, options={QUERY_TYPE: "incremental"})
+
+
+def test_datetime_formatting_is_milliseconds():
+    from pyhudi.reader import _instant_value
+
+    assert _instant_value("as_of", datetime(2025, 3, 31, 3, 6, 42, 808999)) == "2025-03-31 03:06:42.808"
+    assert _instant_value("as_of", datetime(2025, 1, 2)) == "2025-01-02 00:00:00.000"
+
+
+def test_configure_spark_refuses_a_running_context(spark):
+    from pyspark.sql import SparkSession
+
+    with pytest.raises(RuntimeError, match="before the first SparkSession"):
+        pyhudi.configure_spark(SparkSession.builder)
+
+
+def test_configure_spark_keeps_existing_jars(tmp_path):
+    # A separate interpreter with no SparkContext: only builder options are inspected, no JVM.
+    script = textwrap.dedent(
+        """
+        import json, warnings
+        from pyspark.sql import SparkSession
+        import pyhudi
+        user = "/opt/libs/a.jar,/opt/libs/b.jar"
+        builder = SparkSession.builder.config("spark.jars", user)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the installed pyspark is a supported version
+            returned = pyhudi.configure_spark(builder)
+        again = pyhudi.configure_spark(returned)  # idempotent
+        fresh = pyhudi.configure_spark(SparkSession.builder)
+        print(json.dumps({
+            "same_builder": returned is builder,
+            "jars": again._options["spark.jars"],
+            "fresh": fresh._options["spark.jars"],
+            "jvm_started": __import__("pyspark").SparkContext._gateway is not None,
+        }))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    jar = pyhudi.jar_path()
+    assert result["same_builder"]
+    assert result["jars"] == f"/opt/libs/a.jar,/opt/libs/b.jar,{jar}"
+    assert result["fresh"] == jar
+    assert not result["jvm_started"]

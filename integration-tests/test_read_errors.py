@@ -1,0 +1,129 @@
+"""Bad tables and bad options fail with messages that name the problem.
+
+PySpark wraps JVM exceptions in several classes, so the tests catch ``Exception`` and
+assert on message substrings only.
+"""
+
+import re
+from pathlib import Path
+from typing import Callable, Dict
+
+import pytest
+
+import harness
+from pyhudi.options import (
+    AS_OF_INSTANT,
+    BEGIN_INSTANTTIME,
+    END_INSTANTTIME,
+    QUERY_TYPE,
+    QueryType,
+)
+
+COW = "cow/v6_simplekeygen_nonhivestyle"
+TRIPS = "mor/v6_trips_8i1u"
+TRIPS_LOG = (
+    "city=san_francisco/.d0304c53-6fd2-4b7a-a9d6-5ff632f79224-0_20250331030642808.log.1_0-26-85"
+)
+RIDER_D_KEY = "9909a8b1-2d15-4d3d-8ec9-efc48c536a00"
+
+
+def _error_of(spark, path: Path, options: Dict[str, str]) -> str:
+    """The message of the error raised by reading ``path`` (planning and execution)."""
+    with pytest.raises(Exception) as info:
+        harness.read_table(spark, path, options).collect()
+    return str(info.value)
+
+
+def _assert_mentions(message: str, *patterns: str) -> None:
+    for pattern in patterns:
+        assert re.search(pattern, message), f"{pattern!r} not found in error:\n{message[:2000]}"
+
+
+def test_missing_path(spark, tmp_path):
+    path = tmp_path / "no_such_table"
+    message = _error_of(spark, path, {})
+    _assert_mentions(message, re.escape(str(path)), r"(?i)(does not exist|not found|no such)")
+
+
+def test_folder_that_is_not_a_hudi_table(spark, tmp_path):
+    path = tmp_path / "plain_folder"
+    path.mkdir()
+    (path / "data.txt").write_text("not a table\n")
+    message = _error_of(spark, path, {})
+    _assert_mentions(message, re.escape(str(path)), r"(?i)not a hudi table")
+
+
+def test_unsupported_table_version(spark, table_copy: Callable[[str], Path]):
+    path = table_copy(COW)
+    props = path / ".hoodie" / "hoodie.properties"
+    text = props.read_text()
+    assert "hoodie.table.version=6" in text
+    props.write_text(text.replace("hoodie.table.version=6", "hoodie.table.version=5"))
+    message = _error_of(spark, path, {})
+    # Names the version found and lists the supported one(s).
+    _assert_mentions(message, r"(?i)version", r"\b5\b", r"(?i)support\w*[^\n]*\b6\b")
+
+
+def test_unknown_query_type(spark, corpus):
+    message = _error_of(spark, corpus[COW], {QUERY_TYPE: "bogus"})
+    _assert_mentions(message, re.escape(QUERY_TYPE), "bogus", *(re.escape(q.value) for q in QueryType))
+
+
+def test_malformed_as_of_instant(spark, corpus):
+    message = _error_of(spark, corpus[COW], {AS_OF_INSTANT: "yesterday-ish"})
+    # Names the option, the value and the accepted formats.
+    _assert_mentions(message, re.escape(AS_OF_INSTANT), "yesterday-ish", r"yyyyMMddHHmmss")
+
+
+def test_incremental_without_begin(spark, corpus):
+    message = _error_of(spark, corpus[COW], {QUERY_TYPE: QueryType.INCREMENTAL.value})
+    _assert_mentions(message, re.escape(BEGIN_INSTANTTIME))
+
+
+def test_incremental_begin_after_end(spark, corpus):
+    first, second = (i for i, _ in harness.load_expected(COW)["completed_instants"])
+    options = {
+        QUERY_TYPE: QueryType.INCREMENTAL.value,
+        BEGIN_INSTANTTIME: second,
+        END_INSTANTTIME: first,
+    }
+    message = _error_of(spark, corpus[COW], options)
+    _assert_mentions(message, second, first, r"(?i)(begin|start)")
+
+
+def _truncate_mid_record(log: Path) -> None:
+    data = log.read_bytes()
+    log.write_bytes(data[:-60])  # ends inside the avro record: the block claims more bytes
+
+
+def _truncate_mid_header(log: Path) -> None:
+    log.write_bytes(log.read_bytes()[:40])  # magic, block size, version, part of the header
+
+
+def _overwrite_magic(log: Path) -> None:
+    data = log.read_bytes()
+    assert data[:6] == b"#HUDI#"
+    log.write_bytes(b"XXXXXX" + data[6:])
+
+
+@pytest.mark.parametrize(
+    "damage", [_truncate_mid_record, _truncate_mid_header, _overwrite_magic],
+    ids=["truncated-mid-record", "truncated-mid-header", "bad-magic"],
+)
+def test_corrupt_log_file_is_skipped_or_named(spark, table_copy, damage):
+    path = table_copy(TRIPS)
+    log = path / TRIPS_LOG
+    assert log.is_file()
+    damage(log)
+    df = harness.read_table(spark, path, {})
+    try:
+        rows = df.collect()
+    except Exception as e:  # an error is acceptable if it names the damaged file
+        _assert_mentions(str(e), re.escape(log.name))
+        return
+    actual = harness.normalize_rows(rows, df.schema)
+    rider_d = [r for r in actual if r.get("_hoodie_record_key") == RIDER_D_KEY]
+    assert [r["fare"] for r in rider_d] != ["25.0"], "value from the damaged log block was used"
+    # Skipping the block leaves the base files: snapshot == read_optimized.
+    expected = harness.load_expected(TRIPS)["read_optimized"]
+    harness.assert_rows_equal(actual, expected, df.schema, f"{TRIPS} with {damage.__name__}")

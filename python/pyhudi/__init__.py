@@ -1,0 +1,14 @@
+"""pyhudi: read Apache Hudi tables (table version 6) with Spark 4.
+
+>>> from pyspark.sql import SparkSession
+>>> import pyhudi
+>>> spark = pyhudi.configure_spark(SparkSession.builder).getOrCreate()  # doctest: +SKIP
+>>> df = pyhudi.read(spark, "/data/trips", as_of="20250331030642808")  # doctest: +SKIP
+"""
+
+from pyhudi.options import QueryType
+from pyhudi.reader import read
+from pyhudi.session import configure_spark, jar_path
+from pyhudi.version import __version__
+
+__all__ = ["__version__", "jar_path", "configure_spark", "read", "QueryType"]
