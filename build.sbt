@@ -30,6 +30,7 @@ lazy val connector = (project in file("spark-connector"))
       "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
       "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "-Dpyhudi.repo=" + (ThisBuild / baseDirectory).value.getAbsolutePath,
       "-Dpyhudi.corpus=" + ((ThisBuild / baseDirectory).value / ".." / "shared" / "hudi-tables" / "v6").getAbsolutePath
     ),
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")

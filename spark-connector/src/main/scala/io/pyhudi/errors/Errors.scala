@@ -35,6 +35,23 @@ object Errors {
   def missingOption(key: String, why: String): InvalidOptionException =
     new InvalidOptionException(s"Option $key is required $why")
 
+  // Resolving schemas.
+
+  def invalidAvroSchema(json: String, cause: Throwable): InvalidTableException =
+    new InvalidTableException(
+      s"Cannot parse Avro schema: ${cause.getMessage}; schema starts with: ${json.take(200)}", cause)
+
+  def unsupportedAvroType(field: String, avroType: String, why: String): InvalidTableException =
+    new InvalidTableException(s"Field '$field' has unsupported Avro type $avroType: $why")
+
+  def incompatibleAvroField(field: String, writerType: String, readType: String): InvalidTableException =
+    new InvalidTableException(
+      s"Field '$field' was written as Avro $writerType, which cannot be read as Spark $readType")
+
+  def ambiguousAvroField(field: String, candidates: Seq[String]): InvalidTableException =
+    new InvalidTableException(
+      s"Field '$field' matches several Avro fields that differ only in case: ${candidates.mkString(", ")}")
+
   // Reading files.
 
   def corruptFile(path: String, why: String, cause: Throwable = null): CorruptFileException =

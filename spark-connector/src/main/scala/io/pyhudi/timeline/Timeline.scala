@@ -29,8 +29,11 @@ final class Timeline(val instants: IndexedSeq[Instant]) {
   def latestCompletedWrite: Option[Instant] = completedWrites.lastOption
 
   /** True when data written at `ts` is committed and visible at `asOf` (inclusive). */
-  def isVisible(ts: String, asOf: String): Boolean =
-    ts <= asOf && (completedWriteTimes(ts) || archivalBoundary.forall(ts < _))
+  def isVisible(ts: String, asOf: String): Boolean = visibility(asOf).isVisible(ts)
+
+  /** A serializable form of [[isVisible]] for one `asOf`, for use on executors. */
+  def visibility(asOf: String): InstantVisibility =
+    InstantVisibility(completedWriteTimes.filter(_ <= asOf), archivalBoundary, asOf)
 
   /** Completed writes at or before `asOf`. */
   def completedWritesUpTo(asOf: String): IndexedSeq[Instant] =

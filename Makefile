@@ -1,0 +1,31 @@
+# The command surface; every target is a thin alias for a script under dev/ or build/.
+.PHONY: help demo test test-scala jar python docs clean
+
+help:
+	@echo "make demo        run the main job (examples/demo.py on local Spark)"
+	@echo "make test        run every test (what CI runs)"
+	@echo "make test-scala  Scala unit suites only"
+	@echo "make jar         build the connector jar"
+	@echo "make python      (re)install pyhudi into .venv"
+	@echo "make docs        regenerate docs/options.md from the option definitions"
+
+demo:
+	dev/run-demo.sh
+
+test:
+	dev/run-tests.sh
+
+test-scala:
+	build/sbt connector/test
+
+jar:
+	build/sbt connector/assembly
+
+python:
+	dev/python-env.sh .venv requirements/test.txt
+
+docs:
+	build/sbt "connector/runMain io.pyhudi.config.ConfigDocs docs/options.md"
+
+clean:
+	rm -rf target spark-connector/target project/target python/pyhudi/jars build/lib dist *.egg-info

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job: builds the connector, installs pyhudi into .venv and runs examples/demo.py on
+# local Spark.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+build/sbt connector/assembly
+dev/python-env.sh .venv requirements/test.txt
+.venv/bin/python examples/demo.py "$@"

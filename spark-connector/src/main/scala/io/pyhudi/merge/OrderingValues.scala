@@ -1,0 +1,35 @@
+package io.pyhudi.merge
+
+import org.apache.spark.sql.types.Decimal
+import org.apache.spark.unsafe.types.UTF8String
+
+/**
+ * Compares precombine (ordering) values, whether they come from a Spark row (Catalyst internal
+ * forms) or from a delete record (boxed Java values). Values of unrelated kinds compare equal,
+ * which makes the later write win, the safe default.
+ */
+object OrderingValues {
+
+  def compare(a: Any, b: Any): Int = (normalise(a), normalise(b)) match {
+    case (x: java.math.BigDecimal, y: java.math.BigDecimal) => x.compareTo(y)
+    case (x: String, y: String) => x.compareTo(y)
+    case (x: java.lang.Boolean, y: java.lang.Boolean) => x.compareTo(y)
+    case _ => 0
+  }
+
+  private def normalise(v: Any): Any = v match {
+    case null => null
+    case s: UTF8String => s.toString
+    case s: String => s
+    case d: Decimal => d.toJavaBigDecimal
+    case d: java.math.BigDecimal => d
+    case b: Byte => java.math.BigDecimal.valueOf(b.toLong)
+    case s: Short => java.math.BigDecimal.valueOf(s.toLong)
+    case i: Int => java.math.BigDecimal.valueOf(i.toLong)
+    case l: Long => java.math.BigDecimal.valueOf(l)
+    case f: Float => if (f.isNaN || f.isInfinite) null else new java.math.BigDecimal(f.toDouble)
+    case d: Double => if (d.isNaN || d.isInfinite) null else new java.math.BigDecimal(d)
+    case b: Boolean => java.lang.Boolean.valueOf(b)
+    case other => other
+  }
+}

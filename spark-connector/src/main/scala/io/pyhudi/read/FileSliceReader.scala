@@ -1,0 +1,62 @@
+package io.pyhudi.read
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import io.pyhudi.avro.AvroDeserializer
+import io.pyhudi.filegroup.FileSlice
+import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, LogScanner, ParquetDataBlock}
+import io.pyhudi.merge.{LogDelete, LogRecord, LogRecords, MergeMode}
+import io.pyhudi.storage.Storage
+
+/**
+ * Reads one merge-on-read file slice: replays its valid log blocks into a map keyed by record
+ * key, streams the base file through it, then emits log records whose keys the base file did
+ * not hold. Rows come out in `ctx.mergeSchema`.
+ *
+ * @param readBase       rows of the slice's base file in `mergeSchema` (no data filters: a
+ *                       filter could drop a base row whose log update would pass it)
+ * @param readParquetLog rows of a parquet data block's bytes in `mergeSchema`
+ */
+final class FileSliceReader(
+    storage: Storage,
+    ctx: SliceReadContext,
+    readBase: () => Iterator[InternalRow],
+    readParquetLog: Array[Byte] => Iterator[InternalRow]) {
+
+  def read(slice: FileSlice): Iterator[InternalRow] = {
+    val logs = replayLogs(slice)
+    val base = if (slice.baseFile.isDefined) readBase() else Iterator.empty
+    if (logs.isEmpty) return base
+    val merged = base.flatMap { row =>
+      val key = ctx.keyOf(row)
+      if (key == null) Some(row)
+      else logs.take(key) match {
+        case None => Some(row)
+        case Some(LogDelete(_)) => None
+        case Some(LogRecord(logRow, ordering)) =>
+          val keepBase = ctx.mergeMode == MergeMode.EventTime && ordering != null &&
+            io.pyhudi.merge.OrderingValues.compare(ctx.orderingOf(row), ordering) > 0
+          Some(if (keepBase) row else logRow)
+      }
+    }
+    merged ++ logs.remainingRecords
+  }
+
+  private def replayLogs(slice: FileSlice): LogRecords = {
+    val records = new LogRecords(ctx.orderingOrdinal.isDefined)
+    if (slice.logFiles.isEmpty) return records
+    lazy val avro = new AvroDeserializer(ctx.mergeSchema)
+    LogScanner.validBlocks(storage, slice.logFiles, ctx.visibility.isVisible).foreach {
+      case b: AvroDataBlock => b.records.foreach(r => add(records, avro.deserialize(r).copy()))
+      case b: ParquetDataBlock => readParquetLog(b.content).foreach(r => add(records, r.copy()))
+      case b: DeleteBlock => b.deletes.foreach(d => records.addDelete(d.recordKey, d.orderingValue))
+      case _ => ()
+    }
+    records
+  }
+
+  private def add(records: LogRecords, row: InternalRow): Unit = {
+    val key = ctx.keyOf(row)
+    if (key != null) records.addRecord(key, row, ctx.orderingOf(row))
+  }
+}

@@ -1,0 +1,37 @@
+package io.pyhudi.read
+
+import io.pyhudi.config.ReadConfig
+import io.pyhudi.errors.Errors
+
+/** A validated description of what a read asks for. */
+final case class QuerySpec(
+    queryType: String,
+    asOf: Option[String],
+    begin: Option[String],
+    end: Option[String]) {
+  def isIncremental: Boolean = queryType == ReadConfig.QueryTypeIncremental
+  def isReadOptimized: Boolean = queryType == ReadConfig.QueryTypeReadOptimized
+}
+
+object QuerySpec {
+
+  /** Parses and cross-checks read options; errors name the option at fault. */
+  def fromOptions(options: Map[String, String]): QuerySpec = {
+    val queryType = ReadConfig.QueryType.from(options).get
+    val asOf = ReadConfig.AsOfInstant.from(options)
+    val begin = ReadConfig.BeginInstant.from(options)
+    val end = ReadConfig.EndInstant.from(options)
+    if (queryType == ReadConfig.QueryTypeIncremental) {
+      if (begin.isEmpty)
+        throw Errors.missingOption(ReadConfig.BeginInstant.key, "for incremental queries")
+      if (asOf.isDefined)
+        throw Errors.invalidOption(ReadConfig.AsOfInstant.key, asOf.get,
+          "time travel cannot be combined with an incremental query; use " +
+            s"${ReadConfig.EndInstant.key} to bound the range")
+      for (b <- begin; e <- end if b > e)
+        throw Errors.invalidOption(ReadConfig.BeginInstant.key, b,
+          s"the begin instant is after the end instant $e (${ReadConfig.EndInstant.key})")
+    }
+    QuerySpec(queryType, asOf, begin, end)
+  }
+}

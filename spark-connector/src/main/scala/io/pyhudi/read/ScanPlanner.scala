@@ -1,0 +1,64 @@
+package io.pyhudi.read
+
+import io.pyhudi.filegroup.{FileGroupId, FileSystemView, PartitionLister}
+import io.pyhudi.table.{HoodieTable, TableType}
+
+/**
+ * Plans a snapshot, read-optimized, time-travel or incremental query into file slices. Runs on
+ * the driver and reads only the timeline and directory listings, never data files.
+ */
+object ScanPlanner {
+
+  /**
+   * @param keepPartition partition-pruning predicate over relative partition paths
+   */
+  def plan(table: HoodieTable, spec: QuerySpec, keepPartition: String => Boolean): ScanPlan = {
+    val timeline = table.timeline
+    val latest = timeline.latestCompletedWrite.map(_.timestamp)
+    if (spec.isIncremental) planIncremental(table, spec, latest, keepPartition)
+    else {
+      val asOf = spec.asOf.orElse(latest)
+      asOf match {
+        case None => ScanPlan(None, None, Nil, 0, 0)
+        case Some(t) =>
+          val listing = PartitionLister.list(table.storage, table.basePath)
+          val kept = listing.filter { case (p, _) => keepPartition(p) }
+          val view = new FileSystemView(timeline, kept, t, replaced(table, t))
+          val slices = view.latestSlices.filter(s => s.baseFile.isDefined || !readOptimized(table, spec))
+          ScanPlan(Some(t), None, slices.map(s => if (readOptimized(table, spec)) s.withoutLogs else s),
+            listing.size, kept.size)
+      }
+    }
+  }
+
+  private def readOptimized(table: HoodieTable, spec: QuerySpec): Boolean =
+    spec.isReadOptimized || table.tableType == TableType.CopyOnWrite
+
+  private def replaced(table: HoodieTable, asOf: String): Set[FileGroupId] =
+    FileSystemView.replacedFileGroups(table.timeline, asOf, table.commitMetadata)
+
+  /**
+   * Incremental: the file groups written by commits in (begin, end], read as of `end`; the
+   * reader then keeps the records whose commit time falls in the range.
+   */
+  private def planIncremental(table: HoodieTable, spec: QuerySpec, latest: Option[String],
+      keepPartition: String => Boolean): ScanPlan = {
+    val begin = spec.begin.get
+    val end = spec.end.orElse(latest)
+    end match {
+      case None => ScanPlan(None, None, Nil, 0, 0)
+      case Some(e) if e <= begin => ScanPlan(Some(e), Some(begin -> e), Nil, 0, 0)
+      case Some(e) =>
+        val commits = table.timeline.completedWritesBetween(begin, e)
+        val touched = commits.flatMap(i => table.commitMetadata(i).touchedFileGroups)
+          .map { case (p, f) => FileGroupId(p, f) }.toSet
+        val partitions = touched.map(_.partitionPath).toSeq
+        val kept = partitions.filter(keepPartition)
+        val listing = PartitionLister.listSome(table.storage, table.basePath, kept)
+        val view = new FileSystemView(table.timeline, listing, e, replaced(table, e))
+        val slices = view.latestSlices.filter(s => touched(s.groupId))
+          .map(s => if (table.tableType == TableType.CopyOnWrite) s.withoutLogs else s)
+        ScanPlan(Some(e), Some(begin -> e), slices, partitions.size, kept.size)
+    }
+  }
+}

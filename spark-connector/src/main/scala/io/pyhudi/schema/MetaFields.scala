@@ -1,0 +1,18 @@
+package io.pyhudi.schema
+
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+/** The five `_hoodie_*` columns every Hudi record carries ahead of its data columns. */
+object MetaFields {
+  val CommitTime = "_hoodie_commit_time"
+  val CommitSeqNo = "_hoodie_commit_seqno"
+  val RecordKey = "_hoodie_record_key"
+  val PartitionPath = "_hoodie_partition_path"
+  val FileName = "_hoodie_file_name"
+
+  val Names: Seq[String] = Seq(CommitTime, CommitSeqNo, RecordKey, PartitionPath, FileName)
+
+  val Schema: StructType = StructType(Names.map(StructField(_, StringType, nullable = true)))
+
+  def isMeta(name: String): Boolean = Names.contains(name)
+}

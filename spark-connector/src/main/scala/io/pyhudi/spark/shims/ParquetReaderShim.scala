@@ -1,0 +1,44 @@
+package io.pyhudi.spark.shims
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.paths.SparkPath
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.{FileFormat, PartitionedFile}
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
+
+/**
+ * The one place that calls Spark's internal (non-connector) API: Spark's own vectorized parquet
+ * reader. Its signatures are the same in Spark 4.0 through 4.3; if a future minor breaks them,
+ * only this file changes.
+ */
+object ParquetReaderShim {
+
+  type FileReader = PartitionedFile => Iterator[InternalRow]
+
+  /** A Hadoop configuration with the session's settings and the scan's options applied. */
+  def hadoopConf(spark: SparkSession, options: Map[String, String]): Configuration =
+    spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession]
+      .sessionState.newHadoopConfWithOptions(options)
+
+  def supportBatch(spark: SparkSession, schema: StructType): Boolean =
+    new ParquetFileFormat().supportBatch(spark, schema)
+
+  /**
+   * Builds, on the driver, a serializable function that reads `requiredSchema` from a parquet
+   * file, pushing `filters` into row-group and page skipping. With `returningBatch` the
+   * iterator yields `ColumnarBatch`es (typed as rows, as Spark's file scans do).
+   */
+  def buildReader(spark: SparkSession, dataSchema: StructType, requiredSchema: StructType,
+      filters: Seq[Filter], returningBatch: Boolean, conf: Configuration): FileReader =
+    new ParquetFileFormat().buildReaderWithPartitionValues(
+      spark, dataSchema, new StructType(), requiredSchema, filters,
+      Map(FileFormat.OPTION_RETURNING_BATCH -> returningBatch.toString), conf)
+
+  def partitionedFile(path: String, start: Long, length: Long, fileSize: Long): PartitionedFile =
+    PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), start, length,
+      Array.empty[String], 0L, fileSize, Map.empty)
+}

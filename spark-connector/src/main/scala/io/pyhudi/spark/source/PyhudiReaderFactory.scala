@@ -1,0 +1,96 @@
+package io.pyhudi.spark.source
+
+import java.io.File
+import java.nio.file.Files
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.vectorized.ColumnarBatch
+
+import io.pyhudi.read.{FileSliceReader, SliceReadContext}
+import io.pyhudi.spark.shims.ParquetReaderShim
+import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
+import io.pyhudi.storage.{SerializableConfiguration, Storage}
+
+/**
+ * Built on the driver, shipped to executors. Log-free slices stream straight from Spark's
+ * parquet reader (columnar when the whole scan is); slices with log files go through
+ * [[FileSliceReader]]. Rows leave in the requested schema, a prefix of the schemas read.
+ */
+final class PyhudiReaderFactory(
+    conf: SerializableConfiguration,
+    ctx: SliceReadContext,
+    baseReader: FileReader,
+    mergeReader: FileReader,
+    baseSchema: StructType,
+    outputWidth: Int,
+    columnar: Boolean) extends PartitionReaderFactory {
+
+  override def supportColumnarReads(partition: InputPartition): Boolean = columnar
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
+    val p = partition.asInstanceOf[PyhudiInputPartition]
+    val base = p.slice.baseFile.get
+    val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
+    new IteratorReader(it.asInstanceOf[Iterator[ColumnarBatch]])
+  }
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val p = partition.asInstanceOf[PyhudiInputPartition]
+    val slice = p.slice
+    val rows = slice.baseFile match {
+      case Some(base) if !slice.hasLogs =>
+        val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
+        project(it.filter(ctx.inRange), baseSchema.size)
+      case _ =>
+        val storage = new Storage(conf.value)
+        def readBase(): Iterator[InternalRow] = {
+          val b = slice.baseFile.get
+          mergeReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
+        }
+        val reader = new FileSliceReader(storage, ctx, () => readBase(), readParquetBlock)
+        project(reader.read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
+    }
+    new IteratorReader(rows)
+  }
+
+  /** Keeps the first `outputWidth` columns of rows that are `width` wide. */
+  private def project(rows: Iterator[InternalRow], width: Int): Iterator[InternalRow] =
+    if (width == outputWidth) rows
+    else {
+      val schema = ctx.mergeSchema
+      val projection = UnsafeProjection.create((0 until outputWidth).map { i =>
+        BoundReference(i, schema(i).dataType, schema(i).nullable)
+      })
+      rows.map(projection)
+    }
+
+  /** Parquet data blocks hold a whole parquet file: read it through the same reader. */
+  private def readParquetBlock(bytes: Array[Byte]): Iterator[InternalRow] = {
+    val file = File.createTempFile("pyhudi-log-block", ".parquet")
+    try {
+      Files.write(file.toPath, bytes)
+      val it = mergeReader(ParquetReaderShim.partitionedFile(file.toURI.toString, 0L, bytes.length, bytes.length))
+      val rows = ArrayBuffer.empty[InternalRow]
+      try it.foreach(r => rows += r.copy())
+      finally it match { case c: AutoCloseable => c.close(); case _ => () }
+      rows.iterator
+    } finally file.delete()
+  }
+}
+
+/** Adapts an iterator to Spark's pull-style reader. */
+final class IteratorReader[T](it: Iterator[T]) extends PartitionReader[T] {
+  private var current: T = _
+  override def next(): Boolean = {
+    val has = it.hasNext
+    if (has) current = it.next()
+    has
+  }
+  override def get(): T = current
+  override def close(): Unit = it match { case c: AutoCloseable => c.close(); case _ => () }
+}

@@ -1,0 +1,119 @@
+package io.pyhudi.spark.source
+
+import java.util.OptionalLong
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read._
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.{StructField, StructType}
+
+import io.pyhudi.merge.MergeMode
+import io.pyhudi.read.{QuerySpec, ScanPlan, SliceReadContext}
+import io.pyhudi.schema.MetaFields
+import io.pyhudi.spark.shims.ParquetReaderShim
+import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.timeline.InstantVisibility
+
+/**
+ * A planned read: one input partition per file slice (large log-free base files are split),
+ * read by [[PyhudiReaderFactory]] on the executors.
+ */
+final class PyhudiScan(
+    spark: SparkSession,
+    table: PyhudiTable,
+    spec: QuerySpec,
+    plan: ScanPlan,
+    required: StructType,
+    filters: Seq[Filter],
+    partitionFilters: Seq[Filter],
+    options: Map[String, String]) extends Scan with Batch with SupportsReportStatistics {
+
+  private val hoodie = table.hoodie
+  private val config = hoodie.config
+  private val tableSchema = table.schema()
+
+  /** Requested columns, then the commit time (incremental), then what merging needs. */
+  private val mergeSchema: StructType = {
+    val commitTime = if (spec.isIncremental) Seq(MetaFields.CommitTime) else Nil
+    val keys = if (config.populateMetaFields) Seq(MetaFields.RecordKey) else config.recordKeyFields
+    val extras = (commitTime ++ keys ++ config.precombineField.toSeq).distinct
+      .filterNot(n => required.fieldNames.contains(n))
+      .flatMap(n => tableSchema.find(_.name == n))
+    StructType(required.fields ++ extras)
+  }
+
+  /** What log-free slices read: requested columns plus the commit time for incremental. */
+  private val baseSchema: StructType = {
+    val extra = if (spec.isIncremental && !required.fieldNames.contains(MetaFields.CommitTime))
+      tableSchema.find(_.name == MetaFields.CommitTime).toSeq else Nil
+    StructType(required.fields ++ extra)
+  }
+
+  private def ordinal(name: String): Option[Int] =
+    Some(mergeSchema.fieldNames.indexOf(name)).filter(_ >= 0)
+
+  private lazy val context: SliceReadContext = {
+    val useMetaKey = config.populateMetaFields
+    val keyFields = config.recordKeyFields
+    val keyOrdinals = if (useMetaKey) ordinal(MetaFields.RecordKey).toSeq else keyFields.flatMap(ordinal)
+    val visibility = plan.instant.map(hoodie.timeline.visibility)
+      .getOrElse(InstantVisibility(Set.empty, None, ""))
+    SliceReadContext(mergeSchema, keyOrdinals, keyFields, useMetaKey,
+      config.precombineField.flatMap(ordinal), MergeMode.fromPayloadClass(config.payloadClass),
+      ordinal(MetaFields.CommitTime).filter(_ => spec.isIncremental), plan.incrementalRange,
+      visibility)
+  }
+
+  private lazy val hasMergeSlices = plan.slices.exists(s => s.hasLogs || s.baseFile.isEmpty)
+
+  private lazy val columnar: Boolean =
+    !hasMergeSlices && !spec.isIncremental && required.nonEmpty &&
+      ParquetReaderShim.supportBatch(spark, required)
+
+  override def readSchema(): StructType = required
+
+  override def description(): String = {
+    val instant = plan.instant.getOrElse("none")
+    val range = plan.incrementalRange.map { case (b, e) => s", range=($b, $e]" }.getOrElse("")
+    s"PyhudiScan(table=${config.name}, type=${config.tableType.name}, query=${spec.queryType}, " +
+      s"instant=$instant$range, fileSlices=${plan.slices.size}, " +
+      s"partitions=${plan.partitionsRead}/${plan.partitionsTotal}, " +
+      s"partitionFilters=[${partitionFilters.mkString(", ")}], " +
+      s"pushedFilters=[${filters.mkString(", ")}], columnar=$columnar)"
+  }
+
+  override def toBatch: Batch = this
+
+  override def planInputPartitions(): Array[InputPartition] = {
+    val maxSplit = spark.conf.get("spark.sql.files.maxPartitionBytes", "134217728").toLong.max(1L << 20)
+    plan.slices.flatMap { slice =>
+      slice.baseFile match {
+        case Some(base) if !slice.hasLogs && base.size > maxSplit =>
+          (0L until base.size by maxSplit).map(s =>
+            PyhudiInputPartition(slice, s, math.min(maxSplit, base.size - s)))
+        case Some(base) => Seq(PyhudiInputPartition(slice, 0L, base.size))
+        case None => Seq(PyhudiInputPartition(slice, 0L, 0L))
+      }
+    }.toArray
+  }
+
+  override def createReaderFactory(): PartitionReaderFactory = {
+    val conf = ParquetReaderShim.hadoopConf(spark, options)
+    val baseReader = ParquetReaderShim.buildReader(spark, tableSchema, baseSchema, filters,
+      columnar, conf)
+    val mergeReader =
+      if (hasMergeSlices) ParquetReaderShim.buildReader(spark, tableSchema, mergeSchema, Nil,
+        returningBatch = false, conf)
+      else baseReader
+    new PyhudiReaderFactory(new SerializableConfiguration(conf), context, baseReader, mergeReader,
+      baseSchema, required.size, columnar)
+  }
+
+  override def estimateStatistics(): Statistics = {
+    val bytes = plan.slices.map(_.totalSize).sum
+    new Statistics {
+      override def sizeInBytes(): OptionalLong = OptionalLong.of(bytes)
+      override def numRows(): OptionalLong = OptionalLong.empty()
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package io.pyhudi.config
+
+import java.nio.file.{Files, Paths}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import io.pyhudi.errors.InvalidOptionException
+
+class ConfigDocsSuite extends AnyFunSuite {
+
+  test("docs/options.md is generated from the option definitions") {
+    val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "docs", "options.md")
+    val onDisk = new String(Files.readAllBytes(path), "UTF-8")
+    assert(onDisk == ConfigDocs.markdown,
+      "docs/options.md is stale: run build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"")
+  }
+
+  test("enumerations list their valid values in errors") {
+    val e = intercept[InvalidOptionException](
+      ReadConfig.QueryType.from(Map("HOODIE.DATASOURCE.QUERY.TYPE" -> "latest")))
+    assert(e.getMessage.contains("hoodie.datasource.query.type"))
+    assert(e.getMessage.contains("snapshot, read_optimized, incremental"))
+    assert(ReadConfig.QueryType.from(Map.empty) == Some("snapshot"))
+    assert(ReadConfig.QueryType.from(Map("hoodie.datasource.query.type" -> "READ_OPTIMIZED")) ==
+      Some("read_optimized"))
+  }
+}

@@ -1,0 +1,66 @@
+package io.pyhudi.merge
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.unsafe.types.UTF8String
+import org.scalatest.funsuite.AnyFunSuite
+
+class LogRecordsSuite extends AnyFunSuite {
+
+  private def row(v: String): InternalRow = InternalRow(UTF8String.fromString(v))
+  private def value(e: Option[LogEntry]): Option[String] = e.collect {
+    case LogRecord(r, _) => r.getUTF8String(0).toString
+  }
+
+  test("among log records the larger ordering value wins, ties go to the later write") {
+    val m = new LogRecords(hasOrdering = true)
+    m.addRecord("k", row("first"), 5L)
+    m.addRecord("k", row("older"), 3L)
+    assert(value(m.take("k")) == Some("first"))
+    m.addRecord("k", row("a"), 5L)
+    m.addRecord("k", row("b"), 5L)
+    assert(value(m.take("k")) == Some("b"))
+  }
+
+  test("without an ordering field the later write always wins") {
+    val m = new LogRecords(hasOrdering = false)
+    m.addRecord("k", row("first"), 5L)
+    m.addRecord("k", row("second"), 1L)
+    assert(value(m.take("k")) == Some("second"))
+  }
+
+  test("natural-order deletes always apply; ordered deletes lose to newer-ordered records") {
+    val m = new LogRecords(hasOrdering = true)
+    m.addRecord("a", row("x"), 10L)
+    m.addDelete("a", None)
+    assert(m.take("a") == Some(LogDelete(None)))
+    m.addRecord("b", row("x"), 10L)
+    m.addDelete("b", Some(java.lang.Long.valueOf(3L)))
+    assert(value(m.take("b")) == Some("x"), "a delete older than the record is dropped")
+    m.addRecord("c", row("x"), 10L)
+    m.addDelete("c", Some(java.lang.Long.valueOf(11L)))
+    assert(m.take("c") == Some(LogDelete(Some(11L))))
+  }
+
+  test("a record written after a delete revives the key") {
+    val m = new LogRecords(hasOrdering = true)
+    m.addDelete("k", None)
+    m.addRecord("k", row("back"), 1L)
+    assert(value(m.take("k")) == Some("back"))
+    assert(m.isEmpty)
+  }
+
+  test("remaining records keep insertion order and skip deletes") {
+    val m = new LogRecords(hasOrdering = false)
+    m.addRecord("a", row("1"), null)
+    m.addDelete("b", None)
+    m.addRecord("c", row("3"), null)
+    assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSeq == Seq("1", "3"))
+  }
+
+  test("ordering values compare across numeric widths and Catalyst forms") {
+    assert(OrderingValues.compare(3, 4L) < 0)
+    assert(OrderingValues.compare(UTF8String.fromString("b"), "a") > 0)
+    assert(OrderingValues.compare(org.apache.spark.sql.types.Decimal(1.5), 1) > 0)
+    assert(OrderingValues.compare("a", 1) == 0, "unrelated kinds tie")
+  }
+}
