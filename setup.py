@@ -2,8 +2,9 @@
 
 - The version comes from version.sbt; python/pyhudi/version.py is rewritten when it differs.
 - The jar is taken from spark-connector/target/scala-2.13/ (built with
-  `build/sbt connector/assembly` when missing) or from $PYHUDI_JAR, and copied into
-  python/pyhudi/jars/ so that it ships in the wheel as package data.
+  `build/sbt connector/assembly` when missing or older than the Scala sources) or from
+  $PYHUDI_JAR, and copied into python/pyhudi/jars/ so that it ships in the wheel as
+  package data.
 """
 
 import os
@@ -49,28 +50,44 @@ JAR_NAME = f"pyhudi-spark4_2.13-{VERSION}.jar"
 write_version_py(VERSION)
 
 
+def newest_source_mtime() -> float:
+    """Latest modification time of anything the jar is built from."""
+    newest = 0.0
+    for top in ("build.sbt", "version.sbt", "project", os.path.join("spark-connector", "src")):
+        path = os.path.join(ROOT, top)
+        if os.path.isfile(path):
+            newest = max(newest, os.path.getmtime(path))
+        for folder, dirs, files in os.walk(path):
+            dirs[:] = [d for d in dirs if d not in ("target", "project")]
+            for name in files:
+                newest = max(newest, os.path.getmtime(os.path.join(folder, name)))
+    return newest
+
+
 def locate_jar() -> str:
-    """Path of the assembly jar, building it with sbt when it does not exist yet."""
+    """Path of the assembly jar, (re)building it with sbt when missing or older than its sources."""
     explicit = os.environ.get("PYHUDI_JAR")
     if explicit:
         if not os.path.isfile(explicit):
             sys.exit(f"PYHUDI_JAR={explicit} does not exist")
         return explicit
     built = os.path.join(ROOT, "spark-connector", "target", "scala-2.13", JAR_NAME)
-    if os.path.isfile(built):
-        return built
     sbt = os.path.join(ROOT, "build", "sbt")
-    if os.path.isfile(sbt):
-        print(f"{built} is missing: running build/sbt connector/assembly", file=sys.stderr)
-        subprocess.run([sbt, "connector/assembly"], cwd=ROOT, check=True)
-        if os.path.isfile(built):
-            return built
-        sys.exit(f"build/sbt connector/assembly did not produce {built}")
-    # A source distribution carries the jar in the package already.
-    packaged = os.path.join(JARS_DIR, JAR_NAME)
-    if os.path.isfile(packaged):
-        return packaged
-    sys.exit(f"No connector jar: build it with `build/sbt connector/assembly` ({built})")
+    if not os.path.isfile(sbt):
+        # A source distribution carries the jar in the package already.
+        packaged = os.path.join(JARS_DIR, JAR_NAME)
+        if os.path.isfile(packaged):
+            return packaged
+        sys.exit(f"No connector jar and no build/sbt to build {built}")
+    if os.path.isfile(built) and os.path.getmtime(built) >= newest_source_mtime():
+        return built
+    reason = "older than its sources" if os.path.isfile(built) else "missing"
+    print(f"{built} is {reason}: running build/sbt connector/assembly", file=sys.stderr)
+    done = subprocess.run([sbt, "connector/assembly"], cwd=ROOT)
+    if done.returncode != 0 or not os.path.isfile(built):
+        sys.exit("build/sbt connector/assembly failed: fix the build (or set PYHUDI_JAR)")
+    os.utime(built)  # sbt keeps an up-to-date jar untouched; mark it as checked
+    return built
 
 
 def stage_jar() -> None:
