@@ -30,12 +30,6 @@ object AvroSchemaConverter {
   }
 
   /**
-   * The table's row type: `schema` converted, with the five meta columns first. Accepts both the
-   * commit metadata schema (no meta fields) and a log block schema (meta fields included).
-   */
-  def toTableSchema(schema: Schema): StructType = MetaFields.prepend(toStructType(schema))
-
-  /**
    * Parses schema JSON. Text copied raw from `hoodie.properties` still carries the properties
    * escapes (`\:`), which JSON rejects, so a failed parse is retried with them removed.
    */

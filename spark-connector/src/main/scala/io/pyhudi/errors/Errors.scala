@@ -56,4 +56,10 @@ object Errors {
 
   def corruptFile(path: String, why: String, cause: Throwable = null): CorruptFileException =
     new CorruptFileException(s"Corrupt file $path: $why", cause)
+
+  def unsupportedLogBlock(path: String, offset: Long, blockType: String, instant: String)
+      : InvalidTableException =
+    new InvalidTableException(
+      s"Log file $path has a $blockType block at offset $offset written by instant $instant; " +
+        "pyhudi reads only AVRO_DATA, PARQUET_DATA, DELETE and COMMAND blocks")
 }

@@ -3,7 +3,7 @@ package io.pyhudi.storage
 import java.io.{FileNotFoundException, IOException}
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.hadoop.fs.{FSDataInputStream, FileStatus, FileSystem, Path}
 
 /** A file seen by a listing: its path, size and modification time. */
 final case class FileInfo(path: String, size: Long, modificationTime: Long) {
@@ -41,6 +41,12 @@ final class Storage(conf: Configuration) {
     val in = fs(p).open(p)
     try in.readAllBytes() finally in.close()
   }
+
+  /** Size in bytes of one file. */
+  def fileSize(path: String): Long = { val p = new Path(path); fs(p).getFileStatus(p).getLen }
+
+  /** A seekable stream over one file; the caller closes it. */
+  def open(path: String): FSDataInputStream = { val p = new Path(path); fs(p).open(p) }
 
   /** Qualified form of a user-given path (scheme and authority filled in). */
   def qualify(path: String): String = {

@@ -12,6 +12,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+
 class AvroDeserializerSuite extends AnyFunSuite {
 
   private val schema = AvroFixtures.nonPartitionedSchema
@@ -100,7 +102,7 @@ class AvroDeserializerSuite extends AnyFunSuite {
   test("a real log block record converts into a pruned, reordered table schema") {
     val (_, records) = AvroFixtures.logBlockRecords("mor/v6_trips_8i1u.zip", ".log.1_0-26-85")
     val commit = AvroFixtures.commitSchema("mor/v6_trips_8i1u.zip", ".hoodie/20250331030645735.deltacommit")
-    val table = AvroSchemaConverter.toTableSchema(AvroSchemaConverter.parse(commit))
+    val table = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(commit)), populateMetaFields = true)
     val target = StructType(Seq("fare", MetaFields.RecordKey, "rider", MetaFields.CommitSeqNo, "ts").map(table(_)))
     val row = new AvroDeserializer(target).deserialize(records.head)
     assert(records.size === 1)

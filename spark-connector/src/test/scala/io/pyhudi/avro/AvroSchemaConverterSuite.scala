@@ -8,6 +8,8 @@ import org.apache.avro.Schema
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+
 import io.pyhudi.errors.InvalidTableException
 
 class AvroSchemaConverterSuite extends AnyFunSuite {
@@ -51,16 +53,16 @@ class AvroSchemaConverterSuite extends AnyFunSuite {
   }
 
   test("toTableSchema puts the five meta columns first, once, for commit and log schemas alike") {
-    val table = AvroSchemaConverter.toTableSchema(AvroFixtures.nonPartitionedSchema)
+    val table = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroFixtures.nonPartitionedSchema), populateMetaFields = true)
     assert(table.fieldNames.take(5).toSeq === MetaFields.Names)
     assert(table.take(5).forall(f => f.dataType == StringType && f.nullable))
     assert(StructType(table.drop(5)) === nonPartitionedStruct)
 
     val (logSchema, _) = AvroFixtures.logBlockRecords("mor/v6_trips_8i1u.zip", ".log.1_0-26-85")
-    val fromLog = AvroSchemaConverter.toTableSchema(logSchema)
+    val fromLog = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(logSchema), populateMetaFields = true)
     assert(fromLog.fieldNames.toSeq === MetaFields.Names ++ Seq("ts", "uuid", "rider", "driver", "fare", "city"))
     val commit = AvroFixtures.commitSchema("mor/v6_trips_8i1u.zip", ".hoodie/20250331030645735.deltacommit")
-    assert(AvroSchemaConverter.toTableSchema(AvroSchemaConverter.parse(commit)) === fromLog)
+    assert(TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(commit)), populateMetaFields = true) === fromLog)
   }
 
   test("create.schema from hoodie.properties parses with and without the properties escapes") {

@@ -1,0 +1,89 @@
+package io.pyhudi.logfile
+
+import java.io.{ByteArrayOutputStream, DataOutputStream}
+import java.nio.{BufferUnderflowException, ByteBuffer}
+
+import scala.util.control.NonFatal
+
+import org.apache.avro.Schema
+import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord}
+import org.apache.avro.io.{BinaryDecoder, DecoderFactory, EncoderFactory}
+
+import io.pyhudi.errors.Errors
+
+/**
+ * Content of an AVRO_DATA block (hudi-format.md §6.5): int32 content version, int32 record
+ * count, then per record an int32 length and the Avro binary datum under the SCHEMA header.
+ */
+private[logfile] object AvroBlockContent {
+
+  /** Version Hudi 0.14 writes. Versions 1 and 2 have the same layout (all carry a record count). */
+  val Version = 3
+
+  private def where(path: String): String = if (path.isEmpty) "<in-memory log block>" else path
+
+  def schemaOf(header: Map[Int, String], path: String): Schema = header.get(HeaderKey.Schema) match {
+    case None => throw Errors.corruptFile(where(path), "AVRO_DATA block has no SCHEMA header")
+    case Some(json) =>
+      try new Schema.Parser().parse(json)
+      catch {
+        case NonFatal(e) =>
+          throw Errors.corruptFile(
+            where(path), s"AVRO_DATA block has an invalid SCHEMA header: ${e.getMessage}", e)
+      }
+  }
+
+  def decode(content: Array[Byte], schema: Schema, path: String): Iterator[GenericRecord] = {
+    def corrupt(why: String, cause: Throwable = null) =
+      Errors.corruptFile(where(path), s"AVRO_DATA block: $why", cause)
+
+    val buf = ByteBuffer.wrap(content)
+    val (version, recordCount) =
+      try (buf.getInt(), buf.getInt())
+      catch { case e: BufferUnderflowException => throw corrupt("content shorter than its 8-byte prefix", e) }
+    if (version < 1 || version > Version) throw corrupt(s"unsupported content version $version")
+    if (recordCount < 0) throw corrupt(s"negative record count $recordCount")
+
+    val reader = new GenericDatumReader[GenericRecord](schema)
+    new Iterator[GenericRecord] {
+      private var index = 0
+      private var decoder: BinaryDecoder = _
+
+      def hasNext: Boolean = index < recordCount
+
+      def next(): GenericRecord = {
+        if (!hasNext) throw new NoSuchElementException("no more records in the AVRO_DATA block")
+        val length =
+          try buf.getInt()
+          catch { case e: BufferUnderflowException => throw corrupt(s"record $index is missing", e) }
+        if (length < 0 || length > buf.remaining)
+          throw corrupt(s"record $index has length $length but ${buf.remaining} bytes remain")
+        decoder = DecoderFactory.get().binaryDecoder(content, buf.position(), length, decoder)
+        val record =
+          try reader.read(null, decoder)
+          catch { case NonFatal(e) => throw corrupt(s"record $index does not decode: ${e.getMessage}", e) }
+        buf.position(buf.position() + length)
+        index += 1
+        record
+      }
+    }
+  }
+
+  def encode(schema: Schema, records: Iterable[GenericRecord]): Array[Byte] = {
+    val writer = new GenericDatumWriter[GenericRecord](schema)
+    val bytes = new ByteArrayOutputStream()
+    val out = new DataOutputStream(bytes)
+    out.writeInt(Version)
+    out.writeInt(records.size)
+    val recordBytes = new ByteArrayOutputStream()
+    val encoder = EncoderFactory.get().directBinaryEncoder(recordBytes, null)
+    records.foreach { r =>
+      recordBytes.reset()
+      writer.write(r, encoder)
+      out.writeInt(recordBytes.size)
+      recordBytes.writeTo(out)
+    }
+    out.flush()
+    bytes.toByteArray
+  }
+}
