@@ -41,12 +41,14 @@ def completed_instants(table: Path) -> List[Tuple[str, str]]:
     return sorted(found)  # type: ignore[return-value]
 
 
-def show(title: str, df: DataFrame) -> None:
+def show(title: str, df: DataFrame, max_columns: int = 7) -> None:
+    """Print the rows with the commit time and the first data columns."""
     data_columns = [c for c in df.columns if not c.startswith("_hoodie_")]
-    shown = ["_hoodie_commit_time", *data_columns] if "_hoodie_commit_time" in df.columns else data_columns
-    rows = df.select(*shown).orderBy(*data_columns[:1]).collect()
-    print(f"\n== {title}: {len(rows)} rows")
-    df.select(*shown).orderBy(*data_columns[:1]).show(len(rows) or 1, truncate=28)
+    meta = ["_hoodie_commit_time"] if "_hoodie_commit_time" in df.columns else []
+    view = df.select(*meta, *data_columns[:max_columns]).orderBy(*data_columns[:1])
+    rows = view.count()
+    print(f"\n== {title}: {rows} rows")
+    view.show(max(rows, 1), truncate=24)
 
 
 def tour(spark: SparkSession, name: str, path: Path) -> None:
@@ -85,6 +87,7 @@ def main(argv: List[str]) -> int:
             SparkSession.builder.master("local[2]")
             .appName("pyhudi-demo")
             .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.sql.session.timeZone", "UTC")
         )

@@ -136,3 +136,38 @@ def test_configure_spark_keeps_existing_jars(tmp_path):
     assert result["jars"] == f"/opt/libs/a.jar,/opt/libs/b.jar,{jar}"
     assert result["fresh"] == jar
     assert not result["jvm_started"]
+
+
+@pytest.mark.parametrize(
+    "version,supported",
+    [("4.0.0", True), ("4.3.1", True), ("4.2.0.dev0", True), ("3.5.4", False), ("4.4.0", False), ("5.0.0", False)],
+)
+def test_pyspark_version_check_warns_outside_range(monkeypatch, version, supported):
+    import warnings
+
+    import pyspark
+    from pyhudi.session import _check_pyspark_version
+
+    monkeypatch.setattr(pyspark, "__version__", version)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _check_pyspark_version()
+    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    assert (messages == []) == supported, messages
+    if not supported:
+        assert version in messages[0] and "4.0.0" in messages[0]
+
+
+def test_jar_path_explains_a_missing_jar(monkeypatch):
+    import pyhudi.session
+
+    monkeypatch.setattr(pyhudi.session, "JAR_NAME", "pyhudi-spark4_2.13-0.0.0-missing.jar")
+    with pytest.raises(FileNotFoundError, match=r"build/sbt connector/assembly.*reinstall"):
+        pyhudi.jar_path()
+
+
+def test_query_type_is_a_str():
+    assert QueryType.SNAPSHOT == "snapshot"
+    assert QueryType("incremental") is QueryType.INCREMENTAL
+    assert f"{QueryType.READ_OPTIMIZED}" == "read_optimized"
+    assert {q.value for q in QueryType} == {"snapshot", "read_optimized", "incremental"}
