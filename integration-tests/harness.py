@@ -13,7 +13,7 @@ import os
 import zipfile
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from pyspark.sql.types import (
     ArrayType,
@@ -273,3 +273,118 @@ def assert_meta_columns_first(columns: Sequence[str], context: str = "") -> None
         assert tuple(meta[: len(META_COLUMNS)]) == META_COLUMNS, (
             f"{context}: meta columns must be in Hudi's order {list(META_COLUMNS)}, got {meta}"
         )
+
+
+# --------------------------------------------------------------------------------------------
+# hudi-rs (PyPI ``hudi``) as a second, independent reader, and the table's timeline on disk.
+
+COMPLETED_WRITE_ACTIONS = ("commit", "deltacommit", "replacecommit")
+
+
+def normalize_arrow_value(value: Any, arrow_type: Any) -> Any:
+    """One ``as_py()`` value of an Arrow column in the expected-JSON form, driven by its type
+    (the Arrow counterpart of :func:`normalize_value`)."""
+    import pyarrow as pa
+
+    t = pa.types
+    if value is None:
+        return None
+    if t.is_binary(arrow_type) or t.is_large_binary(arrow_type) or t.is_fixed_size_binary(arrow_type):
+        return "base64:" + base64.b64encode(bytes(value)).decode("ascii")
+    if t.is_decimal(arrow_type):
+        return str(value)
+    if t.is_floating(arrow_type):
+        return repr(float(value))
+    if t.is_timestamp(arrow_type):
+        if value.tzinfo is None:  # a timestamp without zone: wall clock, shown as UTC
+            return value.replace(tzinfo=dt.timezone.utc).isoformat()
+        return value.astimezone(dt.timezone.utc).isoformat()
+    if t.is_date(arrow_type):
+        return value.isoformat()
+    if t.is_struct(arrow_type):
+        return {
+            arrow_type.field(i).name: normalize_arrow_value(value.get(arrow_type.field(i).name), arrow_type.field(i).type)
+            for i in range(arrow_type.num_fields)
+        }
+    if t.is_map(arrow_type):
+        pairs = [
+            [normalize_arrow_value(k, arrow_type.key_type), normalize_arrow_value(v, arrow_type.item_type)]
+            for k, v in value
+        ]
+        return sorted(pairs, key=canonical_json)
+    if t.is_list(arrow_type) or t.is_large_list(arrow_type):
+        return [normalize_arrow_value(v, arrow_type.value_type) for v in value]
+    return value
+
+
+def normalize_arrow(batches: Sequence[Any], schema: Any = None) -> List[Dict[str, Any]]:
+    """Arrow record batches (or one table) as expected-JSON dicts."""
+    import pyarrow as pa
+
+    table = batches if isinstance(batches, pa.Table) else (
+        pa.Table.from_batches(list(batches), schema=schema) if batches or schema is not None else None
+    )
+    if table is None:
+        return []
+    fields = list(table.schema)
+    return [
+        {f.name: normalize_arrow_value(row[f.name], f.type) for f in fields}
+        for row in table.to_pylist()
+    ]
+
+
+def hudi_rs_read(
+    path: Path,
+    as_of: Optional[str] = None,
+    begin: Optional[str] = None,
+    end: Optional[str] = None,
+) -> List[Dict[str, Any]]:
+    """Rows of the table read by hudi-rs: snapshot (optionally ``as_of`` an instant), or
+    incremental in ``(begin, end]`` when ``begin`` is given."""
+    from hudi import HudiQueryType, HudiReadOptions, HudiTableBuilder
+
+    table = HudiTableBuilder.from_base_uri(str(path)).build()
+    options = HudiReadOptions()
+    if begin is not None:
+        options = options.with_query_type(HudiQueryType.Incremental).with_start_timestamp(begin)
+        if end is not None:
+            options = options.with_end_timestamp(end)
+    else:
+        options = options.with_query_type(HudiQueryType.Snapshot)
+        if as_of is not None:
+            options = options.with_as_of_timestamp(as_of)
+    return normalize_arrow(table.read(options))
+
+
+def spark_rows(df: Any) -> List[Dict[str, Any]]:
+    """A DataFrame collected into expected-JSON dicts."""
+    return normalize_rows(df.collect(), df.schema)
+
+
+def timeline_files(path: Path) -> List[str]:
+    """Names of the files directly in ``<path>/.hoodie/`` (instant state files and the rest)."""
+    hoodie = Path(path) / ".hoodie"
+    return sorted(p.name for p in hoodie.iterdir() if p.is_file()) if hoodie.is_dir() else []
+
+
+def completed_instants(path: Path) -> List[Tuple[str, str]]:
+    """Completed write instants ``[(instant, action), ...]``, oldest first, from file names."""
+    out = []
+    for name in timeline_files(path):
+        stem, _, action = name.partition(".")
+        if stem.isdigit() and action in COMPLETED_WRITE_ACTIONS:
+            out.append((stem, action))
+    return sorted(out)
+
+
+def pending_instants(path: Path) -> List[str]:
+    """Write instants that have a requested or inflight file but no completed file."""
+    completed = {i for i, _ in completed_instants(path)}
+    pending = set()
+    for name in timeline_files(path):
+        stem, _, rest = name.partition(".")
+        if stem.isdigit() and stem not in completed and (
+            rest == "inflight" or rest.endswith(".requested") or rest.endswith(".inflight")
+        ) and rest.split(".")[0] in COMPLETED_WRITE_ACTIONS + ("inflight",):
+            pending.add(stem)
+    return sorted(pending)

@@ -1,14 +1,27 @@
-"""pyhudi: read Apache Hudi tables (table version 6) with Spark 4.
+"""pyhudi: read and write Apache Hudi tables (table version 6) with Spark 4.
 
 >>> from pyspark.sql import SparkSession
 >>> import pyhudi
 >>> spark = pyhudi.configure_spark(SparkSession.builder).getOrCreate()  # doctest: +SKIP
 >>> df = pyhudi.read(spark, "/data/trips", as_of="20250331030642808")  # doctest: +SKIP
+>>> pyhudi.write(df, "/data/trips_copy", table_name="trips_copy", record_key="uuid",
+...              partition_by="city")  # doctest: +SKIP
 """
 
-from pyhudi.options import QueryType
+from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
 from pyhudi.session import configure_spark, jar_path
 from pyhudi.version import __version__
+from pyhudi.writer import write
 
-__all__ = ["__version__", "jar_path", "configure_spark", "read", "QueryType"]
+__all__ = [
+    "__version__",
+    "jar_path",
+    "configure_spark",
+    "read",
+    "write",
+    "QueryType",
+    "WriteOperation",
+    "IndexType",
+    "TableType",
+]

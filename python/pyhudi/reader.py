@@ -4,6 +4,7 @@ import os
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
 
+from pyhudi._args import OptionValue, path_value, put, user_options
 from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE, QueryType
 
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ __all__ = ["read", "Instant", "OptionValue"]
 Instant = Union[str, datetime]
 """An instant: a Hudi instant string (``"20240418173213674"``, ``"2024-04-18 17:32:13.674"``)
 or a naive ``datetime`` in the table's timeline time zone."""
-
-OptionValue = Union[str, bool, int, float]
 
 _FORMAT = "pyhudi"
 
@@ -60,46 +59,18 @@ def read(
     the precision of instant times). Hudi instant times are wall-clock times of the table's
     timeline time zone, so pass naive datetimes.
     """
-    opts: Dict[str, OptionValue] = {}
-    if options is not None:
-        if not isinstance(options, Mapping):
-            raise TypeError(f"options must be a mapping of str to str, got {type(options)!r}")
-        for key, value in options.items():
-            if not isinstance(key, str):
-                raise TypeError(f"option keys must be str, got {key!r}")
-            if not isinstance(value, (str, bool, int, float)):
-                raise TypeError(f"option {key} must be a str, bool, int or float, got {value!r}")
-            opts[key] = value
-
+    opts: Dict[str, OptionValue] = user_options(options)
     if query_type is not None:
-        _put(opts, QUERY_TYPE, _query_type_value(query_type))
+        put(opts, QUERY_TYPE, _query_type_value(query_type))
     for key, name, value in (
         (BEGIN_INSTANTTIME, "begin", begin),
         (END_INSTANTTIME, "end", end),
         (AS_OF_INSTANT, "as_of", as_of),
     ):
         if value is not None:
-            _put(opts, key, _instant_value(name, value))
+            put(opts, key, _instant_value(name, value))
 
-    return spark.read.format(_FORMAT).options(**opts).load(_path_value(path))
-
-
-def _put(opts: Dict[str, OptionValue], key: str, value: str) -> None:
-    previous = opts.get(key)
-    if previous is not None and str(previous) != value:
-        raise ValueError(
-            f"option {key} given twice with different values: {previous!r} in options and "
-            f"{value!r} as an argument"
-        )
-    opts[key] = value
-
-
-def _path_value(path: Any) -> str:
-    if isinstance(path, (str, os.PathLike)):
-        value = os.fspath(path)
-        if isinstance(value, str):
-            return value
-    raise TypeError(f"path must be a str or os.PathLike[str], got {type(path)!r}")
+    return spark.read.format(_FORMAT).options(**opts).load(path_value(path))
 
 
 def _query_type_value(query_type: Any) -> str:
