@@ -1,0 +1,178 @@
+"""A writer killed mid-write leaves a table that still reads as its last commit, and the next
+write rolls the failed instant back.
+
+A separate Python process (its own local Spark through ``pyhudi.configure_spark``) writes a
+few million generated rows into an existing table. The test polls ``.hoodie/`` until that
+write's instant is pending (requested or inflight, not completed) and, when possible, until
+its first data file exists, then kills the process group with SIGKILL.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any, List, Optional, Set
+
+import pytest
+from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+import harness
+import write_support as ws
+
+SCHEMA = StructType(
+    [
+        StructField("key", StringType()),
+        StructField("part", StringType()),
+        StructField("ts", LongType()),
+        StructField("payload", StringType()),
+        StructField("score", DoubleType()),
+    ]
+)
+OPTIONS = {
+    "hoodie.table.name": "recovery",
+    "hoodie.datasource.write.recordkey.field": "key",
+    "hoodie.datasource.write.partitionpath.field": "part",
+    "hoodie.datasource.write.precombine.field": "ts",
+}
+COLUMNS = [f.name for f in SCHEMA.fields]
+
+WRITER = textwrap.dedent(
+    """
+    import json, sys
+    from pyspark.sql import SparkSession
+    import pyhudi
+
+    path, operation, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    options = json.loads(sys.argv[4])
+    builder = (
+        SparkSession.builder.master("local[2]").appName("pyhudi-killed-writer")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "UTC")
+    )
+    spark = pyhudi.configure_spark(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    df = spark.range(rows, numPartitions=8).selectExpr(
+        "concat('big', id) as key",
+        "concat('p', id % 3) as part",
+        "id as ts",
+        "sha2(cast(id as string), 512) as payload",
+        "rand(7) as score",
+    )
+    print("WRITING", flush=True)
+    df.write.format("pyhudi").options(**options).option(
+        "hoodie.datasource.write.operation", operation
+    ).mode("append").save(path)
+    print("DONE", flush=True)
+    """
+)
+
+
+def _save(spark: Any, rows: List[Any], path: Path, mode: str = "append") -> None:
+    spark.createDataFrame(rows, SCHEMA).write.format("pyhudi").options(**OPTIONS).mode(mode).save(str(path))
+
+
+def _data_files(path: Path, instant: str) -> List[Path]:
+    """Files outside ``.hoodie`` whose name carries ``instant`` (base files ``*_<T>.parquet``)."""
+    return [
+        p for p in path.rglob(f"*{instant}*")
+        if p.is_file() and ".hoodie" not in p.relative_to(path).parts
+    ]
+
+
+def _new_pending(path: Path, known: Set[str]) -> Optional[str]:
+    pending = [i for i in harness.pending_instants(path) if i not in known]
+    return pending[0] if pending else None
+
+
+def _kill_writer_mid_write(path: Path, operation: str, rows: int) -> Optional[str]:
+    """Run the writer; return the pending instant it was killed in, or None when it finished
+    (or failed) before it could be caught."""
+    known = {i for i, _ in harness.completed_instants(path)} | set(harness.pending_instants(path))
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), operation, str(rows), json.dumps(OPTIONS)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group: the JVM goes down with it
+        env=env,
+    )
+    instant: Optional[str] = None
+    seen_at = 0.0
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if instant is None:
+                instant = _new_pending(path, known)
+                seen_at = time.monotonic()
+            # Prefer to kill once a data file of the instant exists, so that the rollback
+            # has something to delete; do not wait for one forever.
+            if instant is not None and (_data_files(path, instant) or time.monotonic() - seen_at > 3):
+                if _new_pending(path, known) == instant:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=60)
+                    return instant
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+    out, err = proc.communicate()
+    if proc.returncode not in (0, -signal.SIGKILL):
+        pytest.fail(f"writer process failed (exit {proc.returncode}):\n{err.decode()[-4000:]}")
+    return None
+
+
+@pytest.mark.parametrize("operation", ["bulk_insert", "upsert"])
+def test_killed_writer_is_invisible_and_rolled_back(spark, tmp_path, operation):
+    path = tmp_path / "table"
+    initial = [(f"k{i}", f"p{i % 3}", i, f"v{i}", i / 4) for i in range(12)]
+    _save(spark, initial, path)
+    [(first, _)] = harness.completed_instants(path)
+    committed = [{**ws.data_json(r, SCHEMA), "_hoodie_commit_time": first} for r in initial]
+    model_columns = COLUMNS + ["_hoodie_commit_time"]
+
+    rows, failed = 1_500_000, None
+    for _attempt in range(3):
+        failed = _kill_writer_mid_write(path, operation, rows)
+        if failed is not None:
+            break
+        # The writer committed before it could be killed: start again from a clean table.
+        shutil.rmtree(path)
+        _save(spark, initial, path)
+        [(first, _)] = harness.completed_instants(path)
+        committed = [{**ws.data_json(r, SCHEMA), "_hoodie_commit_time": first} for r in initial]
+        rows *= 2
+    assert failed is not None, "could not catch the writer while its instant was pending"
+    assert harness.completed_instants(path) == [(first, "commit")]
+    assert failed in harness.pending_instants(path)
+
+    # Both readers still see exactly the last committed state.
+    read = ws.assert_readers_agree(spark, path, f"after killing the {operation} at {failed}")
+    ws.assert_same(ws.project(read, model_columns), committed, "pyhudi after the kill")
+
+    # The next write rolls the failed instant back and commits.
+    update = [("k0", "p0", 100, "updated", 9.5), ("fresh", "p1", 1, "fresh", 0.0)]
+    _save(spark, update, path)
+    completed = harness.completed_instants(path)
+    assert len(completed) == 2 and completed[0] == (first, "commit"), completed
+    second = completed[1][0]
+    assert second > failed
+
+    names = harness.timeline_files(path)
+    assert not [n for n in names if n.startswith(failed)], f"failed instant {failed} still on the timeline: {names}"
+    rollbacks = [n for n in names if n.endswith(".rollback")]
+    assert rollbacks, f"no completed rollback instant in .hoodie: {names}"
+    leftovers = _data_files(path, failed)
+    assert not leftovers, f"files of the failed instant {failed} were not deleted: {leftovers}"
+    assert not (path / ".hoodie" / ".temp" / failed).exists(), f"markers of {failed} left behind"
+
+    expected = [r for r in committed if r["key"] != "k0"]
+    expected += [{**ws.data_json(r, SCHEMA), "_hoodie_commit_time": second} for r in update]
+    read = ws.assert_readers_agree(spark, path, "after the write that rolled back")
+    ws.assert_meta_consistent(read, path, "after the rollback")
+    ws.assert_same(ws.project(read, model_columns), expected, "pyhudi after the rollback")

@@ -1,0 +1,306 @@
+"""Shared pieces of the write tests: generated rows with every corpus column type, an
+in-memory model of a copy-on-write table, and three-way checks (pyhudi, hudi-rs, model).
+
+The model implements Hudi 0.14 semantics with the default payload
+(OverwriteWithLatestAvroPayload): an upsert replaces the stored record of a key whatever
+its ordering value; within one batch the record with the largest precombine value wins;
+non-global indexes identify a record by (partition path, record key), global ones by the
+record key alone (and move a record whose partition changes).
+"""
+
+import copy
+import datetime as dt
+import random
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from pyspark.sql.types import (
+    ArrayType,
+    BinaryType,
+    BooleanType,
+    DateType,
+    DecimalType,
+    DoubleType,
+    FloatType,
+    IntegerType,
+    LongType,
+    MapType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
+
+import harness
+
+KEY_FIELDS = ("k1", "k2")
+PARTITION_FIELDS = ("p1", "p2")
+PRECOMBINE = "ts"
+MODEL_META = ("_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path")
+
+_ARR = StructType([StructField("a1", StringType()), StructField("a2", IntegerType())])
+_MAPV = StructType([StructField("m1", DoubleType()), StructField("m2", BooleanType())])
+_CHILD = StructType([StructField("c1", DoubleType()), StructField("c2", BooleanType())])
+_STRUCT = StructType(
+    [StructField("s1", StringType()), StructField("s2", IntegerType()), StructField("child", _CHILD)]
+)
+
+SCHEMA = StructType(
+    [
+        StructField("k1", StringType()),
+        StructField("k2", IntegerType()),
+        StructField("p1", StringType()),
+        StructField("p2", IntegerType()),
+        StructField("ts", LongType()),
+        StructField("int_col", IntegerType()),
+        StructField("long_col", LongType()),
+        StructField("str_col", StringType()),
+        StructField("bool_col", BooleanType()),
+        StructField("float_col", FloatType()),
+        StructField("double_col", DoubleType()),
+        StructField("dec_col", DecimalType(10, 5)),
+        StructField("date_col", DateType()),
+        StructField("ts_col", TimestampType()),
+        StructField("bin_col", BinaryType()),
+        StructField("arr_col", ArrayType(_ARR)),
+        StructField("map_col", MapType(StringType(), _MAPV)),
+        StructField("struct_col", _STRUCT),
+    ]
+)
+"""Two key columns, two partition columns, the precombine column, then one column of every
+type the corpus tables hold."""
+
+COLUMNS = [f.name for f in SCHEMA.fields]
+P1_VALUES = ("north", "south", "east")
+P2_VALUES = (1, 2)
+
+Row = Tuple[Any, ...]
+
+
+class RowGen:
+    """Seeded generator of :data:`SCHEMA` rows. Keys come from a counter, so every
+    :meth:`fresh_key` is new to the table; data values are random, with some nulls."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._next_key = 0
+
+    def fresh_key(self) -> Tuple[str, int]:
+        n = self._next_key
+        self._next_key += 1
+        return f"id{n:05d}", n % 7
+
+    def partition(self) -> Tuple[str, int]:
+        return self.rng.choice(P1_VALUES), self.rng.choice(P2_VALUES)
+
+    def ts(self) -> int:
+        # Distinct enough that two versions of one key in a batch never tie (the test
+        # makes them distinct explicitly anyway).
+        return self.rng.randrange(1_000_000_000)
+
+    def row(self, key: Tuple[str, int], part: Tuple[str, int], ts: Optional[int] = None) -> Row:
+        r = self.rng
+
+        def maybe(value: Any) -> Any:
+            return None if r.random() < 0.08 else value
+
+        base = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc)
+        arr = [(f"e{r.randrange(100)}", r.randrange(-50, 50)) for _ in range(r.randrange(3))]
+        mapping = {
+            f"m{r.randrange(10)}": (round(r.uniform(-1e3, 1e3), 3), r.random() < 0.5)
+            for _ in range(r.randrange(3))
+        }
+        struct = (
+            f"s{r.randrange(1000)}",
+            r.randrange(1000),
+            maybe((round(r.uniform(-10, 10), 4), r.random() < 0.5)),
+        )
+        return (
+            key[0],
+            key[1],
+            part[0],
+            part[1],
+            self.ts() if ts is None else ts,
+            maybe(r.randrange(-(2**31), 2**31)),
+            maybe(r.randrange(-(2**62), 2**62)),
+            maybe("".join(r.choice("abcdefghij é") for _ in range(r.randrange(12)))),
+            maybe(r.random() < 0.5),
+            maybe(r.randrange(-4000, 4000) / 4),  # exact in float32
+            maybe(round(r.uniform(-1e6, 1e6), 6)),
+            maybe(Decimal(r.randrange(-(10**10) + 1, 10**10)).scaleb(-5)),
+            maybe(dt.date(1990, 1, 1) + dt.timedelta(days=r.randrange(20000))),
+            maybe(base + dt.timedelta(microseconds=r.randrange(-(10**15), 10**15))),
+            maybe(bytes(r.randrange(256) for _ in range(r.randrange(8)))),
+            maybe(arr),
+            maybe(mapping),
+            maybe(struct),
+        )
+
+
+def record_key(row: Row) -> str:
+    """Complex key of :data:`SCHEMA` rows: ``k1:<v>,k2:<v>``."""
+    return f"k1:{row[0]},k2:{row[1]}"
+
+
+def partition_path(row: Row, hive: bool) -> str:
+    if hive:
+        return f"p1={row[2]}/p2={row[3]}"
+    return f"{row[2]}/{row[3]}"
+
+
+def data_json(row: Row, schema: StructType = SCHEMA) -> Dict[str, Any]:
+    """The data columns of a row in the normalised JSON form of :mod:`harness`."""
+    return harness.normalize_value(row, schema)
+
+
+class TableModel:
+    """Expected content of a copy-on-write table of :data:`SCHEMA` rows after each write."""
+
+    def __init__(self, global_index: bool, hive: bool) -> None:
+        self.global_index = global_index
+        self.hive = hive
+        # identity -> {"row": raw row, "commit": instant}
+        self.records: Dict[Any, Dict[str, Any]] = {}
+        self.history: List[Tuple[str, Dict[Any, Dict[str, Any]]]] = []
+
+    # identity of a record for the index: (partition, key) or key alone
+    def ident(self, row: Row) -> Any:
+        key = record_key(row)
+        return key if self.global_index else (partition_path(row, self.hive), key)
+
+    def _commit(self, instant: str) -> None:
+        self.history.append((instant, copy.copy(self.records)))
+
+    def _combine(self, rows: Sequence[Row]) -> List[Row]:
+        """In-batch duplicates (same identity) collapse; the largest precombine value wins."""
+        best: Dict[Any, Row] = {}
+        for row in rows:
+            ident = self.ident(row)
+            if ident not in best or row[4] > best[ident][4]:
+                best[ident] = row
+        return list(best.values())
+
+    def _find(self, row: Row) -> Optional[Any]:
+        """Identity of the stored record this row addresses, if any."""
+        if self.global_index:
+            key = record_key(row)
+            return key if key in self.records else None
+        ident = self.ident(row)
+        return ident if ident in self.records else None
+
+    def upsert(self, rows: Sequence[Row], instant: str) -> None:
+        for row in self._combine(rows):
+            self.records.pop(self._find(row), None)  # global: a moved record leaves its old partition
+            self.records[self.ident(row)] = {"row": row, "commit": instant}
+        self._commit(instant)
+
+    def insert(self, rows: Sequence[Row], instant: str) -> None:
+        for row in rows:
+            ident = self.ident(row)
+            assert ident not in self.records, f"test bug: insert of existing key {ident}"
+            self.records[ident] = {"row": row, "commit": instant}
+        self._commit(instant)
+
+    def delete(self, rows: Sequence[Row], instant: str) -> None:
+        for row in rows:
+            self.records.pop(self._find(row), None)
+        self._commit(instant)
+
+    def insert_overwrite(self, rows: Sequence[Row], instant: str) -> None:
+        parts = {partition_path(r, self.hive) for r in rows}
+        self.records = {
+            i: rec for i, rec in self.records.items()
+            if partition_path(rec["row"], self.hive) not in parts
+        }
+        for row in rows:
+            ident = self.ident(row)
+            assert ident not in self.records, f"test bug: overwrite row {ident} exists elsewhere"
+            self.records[ident] = {"row": row, "commit": instant}
+        self._commit(instant)
+
+    # ---- expected rows
+
+    def rows_of(self, records: Dict[Any, Dict[str, Any]], begin: str = "", end: str = "~") -> List[Dict[str, Any]]:
+        """Model rows (data columns + :data:`MODEL_META`) with commit time in (begin, end]."""
+        out = []
+        for rec in records.values():
+            if not begin < rec["commit"] <= end:
+                continue
+            row = data_json(rec["row"])
+            row["_hoodie_commit_time"] = rec["commit"]
+            row["_hoodie_record_key"] = record_key(rec["row"])
+            row["_hoodie_partition_path"] = partition_path(rec["row"], self.hive)
+            out.append(row)
+        return out
+
+    def snapshot(self) -> List[Dict[str, Any]]:
+        return self.rows_of(self.records)
+
+    def as_of(self, instant: str) -> List[Dict[str, Any]]:
+        """The table at ``instant`` (inclusive): the state after the last write <= it."""
+        state: Dict[Any, Dict[str, Any]] = {}
+        for at, records in self.history:
+            if at <= instant:
+                state = records
+        return self.rows_of(state)
+
+    def incremental(self, begin: str, end: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Records changed in (begin, end]: those of the snapshot at ``end`` written after
+        ``begin`` (a copy-on-write incremental read returns the latest version only)."""
+        end = end or self.history[-1][0]
+        state: Dict[Any, Dict[str, Any]] = {}
+        for at, records in self.history:
+            if at <= end:
+                state = records
+        return self.rows_of(state, begin, end)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a written table three ways
+
+
+def project(rows: Iterable[Dict[str, Any]], columns: Sequence[str]) -> List[Dict[str, Any]]:
+    return [{c: r.get(c, "<absent>") for c in columns} for r in rows]
+
+
+def pyhudi_rows(spark: Any, path: Path, options: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+    return harness.spark_rows(harness.read_table(spark, path, options))
+
+
+def assert_same(actual: List[Dict[str, Any]], expected: List[Dict[str, Any]], context: str) -> None:
+    """Multiset equality of normalised rows with a readable difference (map pairs in both
+    sides are already sorted by the normalisers)."""
+    harness.assert_rows_equal(actual, expected, StructType([]), context)
+
+
+def assert_readers_agree(spark: Any, path: Path, context: str) -> List[Dict[str, Any]]:
+    """pyhudi and hudi-rs snapshot reads are identical, meta columns included; returns the rows."""
+    ours = pyhudi_rows(spark, path)
+    theirs = harness.hudi_rs_read(path)
+    assert_same(ours, theirs, f"{context}: pyhudi (read) vs hudi-rs (expected)")
+    return ours
+
+
+def assert_meta_consistent(rows: List[Dict[str, Any]], path: Path, context: str) -> None:
+    """Sequence numbers start with the commit time; file names name existing base files of the
+    row's partition."""
+    for row in rows:
+        commit, seqno = row["_hoodie_commit_time"], row["_hoodie_commit_seqno"]
+        assert seqno.startswith(commit + "_"), f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        base = Path(path) / row["_hoodie_partition_path"] / row["_hoodie_file_name"]
+        assert row["_hoodie_file_name"].endswith(".parquet") and base.is_file(), (
+            f"{context}: _hoodie_file_name {row['_hoodie_file_name']} of "
+            f"{row['_hoodie_record_key']} is not a base file in {base.parent}"
+        )
+
+
+def new_instant(path: Path, before: Sequence[Tuple[str, str]], action: str, context: str) -> str:
+    """The single completed instant a write added to the timeline; checks its action."""
+    after = harness.completed_instants(path)
+    added = [i for i in after if i not in set(before)]
+    assert len(added) == 1, f"{context}: expected one new completed instant, got {added}"
+    instant, got_action = added[0]
+    assert got_action == action, f"{context}: instant {instant} is a {got_action}, expected {action}"
+    assert all(instant > i for i, _ in before), f"{context}: instant {instant} is not the newest"
+    return instant
