@@ -62,4 +62,13 @@ object Errors {
     new InvalidTableException(
       s"Log file $path has a $blockType block at offset $offset written by instant $instant; " +
         "pyhudi reads only AVRO_DATA, PARQUET_DATA, DELETE and COMMAND blocks")
+
+  // Indexes.
+
+  def unsupportedBloomFilterType(typeCode: String, where: String): InvalidTableException =
+    new InvalidTableException(
+      s"Unsupported bloom filter type code '$typeCode' in $where; pyhudi reads SIMPLE and DYNAMIC_V0")
+
+  def corruptBloomFilter(where: String, why: String, cause: Throwable = null): CorruptFileException =
+    new CorruptFileException(s"Corrupt bloom filter in $where: $why", cause)
 }
