@@ -11,7 +11,7 @@ import pytest
 
 import harness
 import pyhudi
-from pyhudi import QueryType
+from pyhudi import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE
 
 TRIPS = "mor/v6_trips_8i1u"
@@ -174,3 +174,145 @@ def test_query_type_is_a_str():
     assert QueryType("incremental") is QueryType.INCREMENTAL
     assert f"{QueryType.READ_OPTIMIZED}" == "read_optimized"
     assert {q.value for q in QueryType} == {"snapshot", "read_optimized", "incremental"}
+
+
+# --------------------------------------------------------------------------------------------
+# pyhudi.write
+
+
+class _RecordingWriter:
+    """Stands in for ``DataFrame.write``: records what pyhudi.write asks of it."""
+
+    def __init__(self):
+        self.calls = {}
+
+    def format(self, name):
+        self.calls["format"] = name
+        return self
+
+    def options(self, **options):
+        self.calls["options"] = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+        return self
+
+    def mode(self, mode):
+        self.calls["mode"] = mode
+        return self
+
+    def save(self, path):
+        self.calls["path"] = path
+
+
+class _FakeFrame:
+    def __init__(self):
+        self.write = _RecordingWriter()
+
+
+def _write_calls(**kwargs):
+    df = _FakeFrame()
+    pyhudi.write(df, kwargs.pop("path", "/t"), **kwargs)
+    return df.write.calls
+
+
+def test_write_builds_hudi_options():
+    from pyhudi import options as o
+
+    calls = _write_calls(
+        table_name="trips",
+        record_key=["id", "name"],
+        partition_by="year,month",
+        precombine="ts",
+        operation=WriteOperation.BULK_INSERT,
+        index_type=IndexType.GLOBAL_BLOOM,
+        table_type=TableType.COPY_ON_WRITE,
+        mode="Overwrite",
+        options={o.HIVE_STYLE_PARTITIONING: True, o.BUCKET_INDEX_NUM_BUCKETS: 4},
+    )
+    assert calls == {
+        "format": "pyhudi",
+        "options": {
+            "hoodie.table.name": "trips",
+            "hoodie.datasource.write.recordkey.field": "id,name",
+            "hoodie.datasource.write.partitionpath.field": "year,month",
+            "hoodie.datasource.write.precombine.field": "ts",
+            "hoodie.datasource.write.operation": "bulk_insert",
+            "hoodie.index.type": "GLOBAL_BLOOM",
+            "hoodie.datasource.write.table.type": "COPY_ON_WRITE",
+            "hoodie.datasource.write.hive_style_partitioning": "true",
+            "hoodie.bucket.index.num.buckets": "4",
+        },
+        "mode": "overwrite",
+        "path": "/t",
+    }
+
+
+def test_write_defaults_are_append_and_no_options(tmp_path):
+    calls = _write_calls(path=tmp_path / "t")
+    assert calls == {"format": "pyhudi", "options": {}, "mode": "append", "path": str(tmp_path / "t")}
+
+
+def test_write_columns_forms():
+    key = "hoodie.datasource.write.recordkey.field"
+    part = "hoodie.datasource.write.partitionpath.field"
+    assert _write_calls(record_key="id")["options"][key] == "id"
+    assert _write_calls(record_key=" id , name ")["options"][key] == "id,name"
+    assert _write_calls(record_key=("a", "b"))["options"][key] == "a,b"
+    assert _write_calls(partition_by=[])["options"][part] == ""  # non-partitioned
+    assert _write_calls(partition_by="")["options"][part] == ""
+    # Plain strings pass through: the connector validates operation and index values.
+    assert _write_calls(operation="upsert", index_type="bucket")["options"] == {
+        "hoodie.datasource.write.operation": "upsert",
+        "hoodie.index.type": "bucket",
+    }
+
+
+def test_write_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="record_key"):
+        _write_calls(record_key=3)
+    with pytest.raises(ValueError, match="record_key"):
+        _write_calls(record_key=[])
+    with pytest.raises(ValueError, match="empty column"):
+        _write_calls(partition_by=["a", ""])
+    with pytest.raises(ValueError, match="must not contain ','"):
+        _write_calls(record_key=["a,b"])
+    with pytest.raises(TypeError, match="operation"):
+        _write_calls(operation=1)
+    with pytest.raises(TypeError, match="index_type"):
+        _write_calls(index_type=QueryType.SNAPSHOT)
+    with pytest.raises(TypeError, match="table_name"):
+        _write_calls(table_name=["t"])
+    with pytest.raises(ValueError, match="mode must be one of"):
+        _write_calls(mode="upsert")
+    with pytest.raises(TypeError, match="path"):
+        _write_calls(path=42)
+    with pytest.raises(ValueError, match="given twice"):
+        _write_calls(operation="insert", options={"hoodie.datasource.write.operation": "upsert"})
+    # The same value twice is fine, booleans compare as Spark sees them.
+    _write_calls(operation="insert", options={"hoodie.datasource.write.operation": "insert"})
+
+
+def test_write_enums_are_str():
+    assert {o.value for o in WriteOperation} == {
+        "upsert", "insert", "bulk_insert", "delete", "insert_overwrite", "insert_overwrite_table", "delete_partition",
+    }
+    assert {i.value for i in IndexType} == {"BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"}
+    assert [i for i in IndexType if i.is_global] == [IndexType.GLOBAL_BLOOM, IndexType.GLOBAL_SIMPLE]
+    assert TableType("COPY_ON_WRITE") is TableType.COPY_ON_WRITE
+    assert f"{WriteOperation.DELETE}" == "delete" and WriteOperation.DELETE == "delete"
+
+
+def test_write_equals_raw_writer(spark, tmp_path):
+    rows = [(1, "a", "x", 10), (2, "b", "y", 11), (3, "c", "x", 12)]
+    df = spark.createDataFrame(rows, "id int, name string, part string, ts long")
+    raw, typed = tmp_path / "raw", tmp_path / "typed"
+    df.write.format("pyhudi").options(**{
+        "hoodie.table.name": "t",
+        "hoodie.datasource.write.recordkey.field": "id,name",
+        "hoodie.datasource.write.partitionpath.field": "part",
+        "hoodie.datasource.write.operation": "insert",
+    }).mode("append").save(str(raw))
+    pyhudi.write(df, typed, table_name="t", record_key=["id", "name"], partition_by="part",
+                 operation=WriteOperation.INSERT)
+    # Written at different instants: compare everything but the instant-bearing meta columns.
+    volatile = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_file_name"]
+    assert _rows(pyhudi.read(spark, typed).drop(*volatile)) == _rows(pyhudi.read(spark, raw).drop(*volatile))
+    assert len(_rows(pyhudi.read(spark, typed))) == 3

@@ -1,6 +1,7 @@
 """Typed entry point for writing a DataFrame into a Hudi table (copy-on-write)."""
 
 import os
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from pyhudi._args import OptionValue, path_value, put, user_options
@@ -133,7 +134,7 @@ def _columns_value(name: str, value: Any, allow_empty: bool) -> str:
 def _enum_value(name: str, value: Any, enum: Any) -> str:
     if isinstance(value, enum):
         return str(value.value)
-    if isinstance(value, str):
+    if isinstance(value, str) and not isinstance(value, Enum):  # not another option's enum
         return value
     raise TypeError(f"{name} must be a {enum.__name__} or str, got {type(value)!r}")
 
