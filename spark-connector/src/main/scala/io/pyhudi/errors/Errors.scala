@@ -71,4 +71,43 @@ object Errors {
 
   def corruptBloomFilter(where: String, why: String, cause: Throwable = null): CorruptFileException =
     new CorruptFileException(s"Corrupt bloom filter in $where: $why", cause)
+
+  // Creating tables and writing the timeline.
+
+  def tableExists(path: String): TableExistsException =
+    new TableExistsException(s"Cannot create a table at $path: .hoodie/hoodie.properties already exists")
+
+  def cannotCreateTable(path: String, why: String): InvalidTableException =
+    new InvalidTableException(s"Cannot create a table at $path: $why")
+
+  def instantFileExists(path: String, cause: Throwable = null): InstantConflictException =
+    new InstantConflictException(
+      s"Timeline file $path already exists; another writer or an earlier attempt used this " +
+        "instant. Nothing was written by this call; retry with a new instant time.", cause)
+
+  // Committing writes.
+
+  def transactionState(instant: String, step: String, state: String): IllegalStateException =
+    new IllegalStateException(s"Cannot $step write transaction $instant: it is $state")
+
+  def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =
+    new CommitFailedException(
+      s"Commit of instant $instant failed before its commit point: $why. Nothing was published; " +
+        "aborting (rolling the instant back) is safe and the write can be retried.", cause)
+
+  def commitStateUnknown(instant: String, path: String, cause: Throwable): CommitStateUnknownException =
+    new CommitStateUnknownException(
+      s"Writing $path for instant $instant failed and it is unknown whether the instant " +
+        "completed. Do not roll it back or delete its files: reopen the table and check the " +
+        "timeline.", cause)
+
+  def rollbackFailed(target: String, rollbackInstant: String, cause: Throwable): RollbackFailedException =
+    new RollbackFailedException(
+      s"Rollback $rollbackInstant of instant $target did not finish (${cause.getMessage}). The " +
+        s"pending rollback stays on the timeline and rollbackFailedWrites resumes it; readers " +
+        s"already ignore the data of $target.", cause)
+
+  def cannotRollBackCompleted(instant: String): IllegalStateException =
+    new IllegalStateException(
+      s"Instant $instant is completed; a write transaction only rolls back pending instants")
 }

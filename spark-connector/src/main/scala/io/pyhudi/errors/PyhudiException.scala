@@ -20,3 +20,34 @@ class InvalidOptionException(message: String) extends PyhudiException(message)
 /** A data or timeline file cannot be decoded. */
 class CorruptFileException(message: String, cause: Throwable = null)
     extends PyhudiException(message, cause)
+
+/** A table already exists where a new one was to be created; nothing was written. */
+class TableExistsException(message: String) extends PyhudiException(message)
+
+/**
+ * A timeline state file that must be new already exists: another writer, or an earlier attempt,
+ * used the same instant. This call published nothing.
+ */
+class InstantConflictException(message: String, cause: Throwable = null)
+    extends PyhudiException(message, cause)
+
+/**
+ * A write failed before its commit point. Nothing was published: rolling the instant back
+ * (`WriteTransaction.abort`) is safe, and so is retrying the write with a new instant.
+ */
+class CommitFailedException(message: String, cause: Throwable = null)
+    extends PyhudiException(message, cause)
+
+/**
+ * Writing the completed instant file failed in a way that leaves its outcome unknown. Do not
+ * roll back or delete any file: reopen the table and check whether the instant completed.
+ */
+class CommitStateUnknownException(message: String, cause: Throwable = null)
+    extends PyhudiException(message, cause)
+
+/**
+ * A rollback did not finish. Its pending rollback instant stays on the timeline and
+ * `WriteTransaction.rollbackFailedWrites` resumes it; readers already ignore the target's data.
+ */
+class RollbackFailedException(message: String, cause: Throwable = null)
+    extends PyhudiException(message, cause)

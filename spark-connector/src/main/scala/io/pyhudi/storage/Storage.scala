@@ -1,9 +1,12 @@
 package io.pyhudi.storage
 
 import java.io.{FileNotFoundException, IOException}
+import java.nio.file.{FileAlreadyExistsException, Files}
+
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FSDataInputStream, FileStatus, FileSystem, Path}
+import org.apache.hadoop.fs.{FSDataInputStream, FileStatus, FileSystem, LocalFileSystem, Path, RawLocalFileSystem}
 
 /** A file seen by a listing: its path, size and modification time. */
 final case class FileInfo(path: String, size: Long, modificationTime: Long) {
@@ -13,10 +16,16 @@ final case class FileInfo(path: String, size: Long, modificationTime: Long) {
 /**
  * The table's file system, through Hadoop's `FileSystem` so that every scheme Spark can reach
  * (file, hdfs, s3a, abfs, gs) works. All paths are strings as Hadoop prints them.
+ *
+ * Local paths go through Hadoop's raw local file system, so that no `.crc` side files appear
+ * in a table (Apache Hudi's tables have none).
  */
 final class Storage(conf: Configuration) {
 
-  private def fs(path: Path): FileSystem = path.getFileSystem(conf)
+  private def fs(path: Path): FileSystem = path.getFileSystem(conf) match {
+    case local: LocalFileSystem => local.getRaw
+    case other => other
+  }
 
   def exists(path: String): Boolean = { val p = new Path(path); fs(p).exists(p) }
 
@@ -54,4 +63,89 @@ final class Storage(conf: Configuration) {
     try fs(p).makeQualified(p).toString
     catch { case e: IOException => throw e }
   }
+
+  // Writing.
+
+  /**
+   * Writes `bytes` to a file, creating missing parent folders. Without `overwrite`, an existing
+   * file fails the call (Hadoop's `FileAlreadyExistsException`). Readers may see a partly
+   * written file while this runs; use [[createAtomically]] where that matters.
+   */
+  def create(path: String, bytes: Array[Byte], overwrite: Boolean = false): Unit = {
+    val p = new Path(path)
+    val out = fs(p).create(p, overwrite)
+    try out.write(bytes) finally out.close()
+  }
+
+  /**
+   * Publishes `bytes` at `path` all at once and never over an existing file: the bytes go to
+   * `tempPath` (same folder) first, which is then renamed with [[renameNoReplace]]. Throws
+   * `java.nio.file.FileAlreadyExistsException` when `path` exists; the temp file is removed on
+   * every failure.
+   */
+  def createAtomically(path: String, bytes: Array[Byte], tempPath: String): Unit = {
+    create(tempPath, bytes, overwrite = true)
+    val moved =
+      try renameNoReplace(tempPath, path)
+      catch { case NonFatal(e) => deleteQuietly(tempPath); throw e }
+    if (!moved) {
+      deleteQuietly(tempPath)
+      throw new FileAlreadyExistsException(path, null, "file already exists; it was not replaced")
+    }
+  }
+
+  /**
+   * Renames a file unless the destination exists; false (and nothing moved) when it does.
+   * Local files are hard-linked then unlinked, so the check and the move are one atomic step.
+   * Other file systems check for the destination, then use Hadoop's rename, whose contract
+   * (kept by HDFS) refuses an existing destination file.
+   */
+  def renameNoReplace(src: String, dst: String): Boolean = {
+    val s = new Path(src)
+    val d = new Path(dst)
+    fs(s) match {
+      case local: RawLocalFileSystem =>
+        val source = local.pathToFile(s).toPath
+        val linked =
+          try { Files.createLink(local.pathToFile(d).toPath, source); true }
+          catch {
+            case _: FileAlreadyExistsException => return false
+            // File systems without hard links: a checked move, atomic enough for one writer.
+            case _: UnsupportedOperationException | _: java.nio.file.FileSystemException => false
+          }
+        if (linked) { Files.delete(source); true } else moveLocal(local, s, d)
+      case other =>
+        if (other.exists(d)) false
+        else if (other.rename(s, d)) true
+        else if (other.exists(d)) false
+        else throw new IOException(s"Cannot rename $src to $dst")
+    }
+  }
+
+  private def moveLocal(local: RawLocalFileSystem, s: Path, d: Path): Boolean =
+    try { Files.move(local.pathToFile(s).toPath, local.pathToFile(d).toPath); true }
+    catch { case _: FileAlreadyExistsException => false }
+
+  /** Deletes a file or folder (folders only when `recursive`); false when it was absent. */
+  def delete(path: String, recursive: Boolean = false): Boolean = {
+    val p = new Path(path)
+    fs(p).delete(p, recursive)
+  }
+
+  /** Best-effort delete for cleanup paths that must not hide the original failure. */
+  def deleteQuietly(path: String): Unit =
+    try delete(path, recursive = true) catch { case NonFatal(_) => () }
+
+  /** Creates a folder and its missing parents; succeeds when it already exists. */
+  def mkdirs(path: String): Unit = {
+    val p = new Path(path)
+    if (!fs(p).mkdirs(p)) throw new IOException(s"Cannot create folder $path")
+  }
+
+  /** Every file under `dir` at any depth; an absent folder lists as empty. */
+  def listFilesRecursively(dir: String): Seq[FileInfo] =
+    list(dir).flatMap { s =>
+      if (s.isDirectory) listFilesRecursively(s.getPath.toString)
+      else Seq(FileInfo(s.getPath.toString, s.getLen, s.getModificationTime))
+    }
 }

@@ -20,6 +20,9 @@ final class HoodieTable private (
 
   def tableType: TableType = config.tableType
 
+  /** The same table opened again: current config and timeline. */
+  def reload(): HoodieTable = HoodieTable.open(basePath, storage)
+
   /** Reads the JSON metadata of a completed write instant. */
   def commitMetadata(instant: Instant): CommitMetadata = {
     val path = s"$metaPath/${instant.fileName}"
@@ -36,8 +39,10 @@ object HoodieTable {
   val PropertiesFile = "hoodie.properties"
 
   /** Opens and validates the table at `path`; errors name the path and what is wrong. */
-  def open(path: String, conf: Configuration): HoodieTable = {
-    val storage = new Storage(conf)
+  def open(path: String, conf: Configuration): HoodieTable = open(path, new Storage(conf))
+
+  /** Opens and validates the table at `path` through `storage`. */
+  def open(path: String, storage: Storage): HoodieTable = {
     val base = stripSlash(storage.qualify(path))
     if (!storage.exists(base)) throw Errors.pathNotFound(path)
     val propsPath = s"$base/$MetaFolder/$PropertiesFile"

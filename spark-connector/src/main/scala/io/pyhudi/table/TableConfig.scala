@@ -83,6 +83,8 @@ object TableConfig {
   val CreateSchema = "hoodie.table.create.schema"
   val PayloadClass = "hoodie.compaction.payload.class"
   val Checksum = "hoodie.table.checksum"
+  val ArchiveLogFolder = "hoodie.archivelog.folder"
+  val TimelineTimezone = "hoodie.table.timeline.timezone"
 
   /** Table versions this connector reads. */
   val SupportedVersions: Seq[Int] = Seq(6)

@@ -1,78 +1,69 @@
 package io.pyhudi.timeline
 
-import scala.jdk.CollectionConverters._
-
-import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
-
-/** What a reader needs of one file written by a commit (a `HoodieWriteStat`). */
-final case class WriteStat(
-    partitionPath: String,
-    fileId: String,
-    path: Option[String],
-    prevCommit: Option[String],
-    baseFile: Option[String],
-    logFiles: Seq[String]) {
-
-  /** The bare file name the stat describes (its path without the partition folder). */
-  def fileName: Option[String] = path.map(p => p.substring(p.lastIndexOf('/') + 1))
-}
-
 /**
- * The JSON metadata of a completed commit, deltacommit or replacecommit (table version 6).
- * Unknown fields are ignored, as Apache Hudi does.
+ * The JSON metadata of a commit, deltacommit or replacecommit (table version 6, hudi-format.md
+ * §3): the content of completed files and, as a workload profile, of inflight files. Unknown
+ * fields are ignored when parsing, as Apache Hudi does.
+ *
+ * @param writeStats      one stat per written file, grouped by partition when serialized
+ * @param replacedFileIds replacecommits: partition → file group ids the commit retires
+ * @param replaceCommit   true for `HoodieReplaceCommitMetadata`: `partitionToReplaceFileIds` is
+ *                        written even when empty (Hudi writes it for completed replacecommits
+ *                        only, not for their inflight workload profile)
  */
 final case class CommitMetadata(
     writeStats: Seq[WriteStat],
     replacedFileIds: Map[String, Seq[String]],
     extraMetadata: Map[String, String],
     operationType: Option[String],
-    compacted: Boolean) {
+    compacted: Boolean,
+    replaceCommit: Boolean = false) {
 
   def schema: Option[String] = extraMetadata.get("schema").filter(_.trim.nonEmpty)
 
   /** File group ids (partition, fileId) this commit wrote to. */
   def touchedFileGroups: Set[(String, String)] =
     writeStats.filter(_.fileId.nonEmpty).map(s => (s.partitionPath, s.fileId)).toSet
+
+  /**
+   * Hudi's JSON: pretty-printed with two-space indentation and Hudi's field names and order.
+   * Fields this model does not carry are written as Hudi writes them when unused: `tempPath`,
+   * `cdcStats`, `minEventTime`, `maxEventTime` null and `recordsStats` `{"val": null}`.
+   */
+  def toJson: Array[Byte] = CommitMetadataJson.write(this)
 }
+
+/**
+ * A file group that a write will update, as announced in the workload profile.
+ *
+ * @param baseInstant the instant of the group's current base file (its `prevCommit`)
+ */
+final case class PlannedUpdate(partitionPath: String, fileId: String, baseInstant: String, numUpdates: Long)
 
 object CommitMetadata {
 
-  private val mapper = new ObjectMapper()
-
   val Empty: CommitMetadata = CommitMetadata(Nil, Map.empty, Map.empty, None, compacted = false)
 
-  /** Parses the completed-instant JSON; an empty file is empty metadata, as in Apache Hudi. */
-  def parse(bytes: Array[Byte]): CommitMetadata = {
-    if (bytes.isEmpty || new String(bytes, "UTF-8").trim.isEmpty) return Empty
-    val root = mapper.readTree(bytes)
-    val stats = fields(root.get("partitionToWriteStats")).flatMap { case (partition, list) =>
-      elements(list).map(s => stat(partition, s))
+  /** Parses commit metadata JSON; an empty file is empty metadata, as in Apache Hudi. */
+  def parse(bytes: Array[Byte]): CommitMetadata = CommitMetadataJson.parse(bytes)
+
+  /**
+   * The workload profile Hudi writes into the inflight file (hudi-format.md §2.2.1): per
+   * partition one entry with `fileId` "" and the rows going to new file groups, then one entry
+   * per updated file group; paths, partition paths and runtime stats null, other counters 0.
+   *
+   * @param inserts rows inserted into new file groups, per partition (0 is allowed)
+   * @param updates file groups receiving updates
+   */
+  def workloadProfile(operationType: String, inserts: Map[String, Long],
+      updates: Seq[PlannedUpdate] = Nil): CommitMetadata = {
+    val partitions = (inserts.keys.toSeq.sorted ++ updates.map(_.partitionPath)).distinct
+    val stats = partitions.flatMap { p =>
+      WriteStat(p, "", None, numInserts = inserts.getOrElse(p, 0L)) +:
+        updates.filter(_.partitionPath == p).map { u =>
+          WriteStat(p, u.fileId, None, prevCommit = Some(u.baseInstant), numUpdateWrites = u.numUpdates)
+        }
     }
-    val replaced = fields(root.get("partitionToReplaceFileIds")).map { case (p, ids) =>
-      p -> elements(ids).flatMap(text)
-    }.toMap
-    val extra = fields(root.get("extraMetadata")).flatMap { case (k, v) => text(v).map(k -> _) }.toMap
-    CommitMetadata(stats, replaced, extra, text(root.get("operationType")),
-      Option(root.get("compacted")).exists(_.asBoolean(false)))
+    CommitMetadata(stats, Map.empty, Map.empty, Some(operationType), compacted = false)
   }
-
-  private def stat(partition: String, node: JsonNode): WriteStat = {
-    val partitionPath = text(node.get("partitionPath")).getOrElse(partition)
-    WriteStat(
-      partitionPath = partitionPath,
-      fileId = text(node.get("fileId")).getOrElse(""),
-      path = text(node.get("path")),
-      prevCommit = text(node.get("prevCommit")).filter(_ != "null"),
-      baseFile = text(node.get("baseFile")).filter(_.nonEmpty),
-      logFiles = elements(node.get("logFiles")).flatMap(text))
-  }
-
-  private def text(node: JsonNode): Option[String] =
-    Option(node).filter(n => !n.isNull && !n.isMissingNode).map(_.asText())
-
-  private def fields(node: JsonNode): Seq[(String, JsonNode)] =
-    Option(node).filter(_.isObject).toSeq.flatMap(_.fields().asScala.map(e => e.getKey -> e.getValue))
-
-  private def elements(node: JsonNode): Seq[JsonNode] =
-    Option(node).filter(_.isArray).toSeq.flatMap(_.elements().asScala)
 }

@@ -1,0 +1,94 @@
+package io.pyhudi.timeline.avro
+
+import org.apache.avro.Schema
+
+/** Schemas of the timeline Avro records (hudi-format.md §8.1); `T?` there is `["null", T]`. */
+object TimelineSchemas {
+
+  val Namespace = "org.apache.hudi.avro.model"
+
+  private val NullableString = """["null","string"]"""
+  private val StringMap = """["null",{"type":"map","values":"string"}]"""
+  private val LongMap = """["null",{"type":"map","values":"long"}]"""
+
+  private val InstantInfo =
+    """{"type":"record","name":"HoodieInstantInfo","fields":[
+      |{"name":"commitTime","type":"string"},
+      |{"name":"action","type":"string"}]}""".stripMargin
+
+  val RollbackPlan: Schema = parse(
+    s"""{"type":"record","name":"HoodieRollbackPlan","namespace":"$Namespace","fields":[
+       |{"name":"instantToRollback","type":["null",$InstantInfo],"default":null},
+       |{"name":"RollbackRequests","type":["null",{"type":"array","items":
+       |  {"type":"record","name":"HoodieRollbackRequest","fields":[
+       |  {"name":"partitionPath","type":"string"},
+       |  {"name":"fileId","type":$NullableString,"default":null},
+       |  {"name":"latestBaseInstant","type":$NullableString,"default":null},
+       |  {"name":"filesToBeDeleted","type":{"type":"array","items":"string"},"default":[]},
+       |  {"name":"logBlocksToBeDeleted","type":$LongMap,"default":null}]}}],"default":null},
+       |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
+
+  val RollbackMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieRollbackMetadata","namespace":"$Namespace","fields":[
+       |{"name":"startRollbackTime","type":"string"},
+       |{"name":"timeTakenInMillis","type":"long"},
+       |{"name":"totalFilesDeleted","type":"int"},
+       |{"name":"commitsRollback","type":{"type":"array","items":"string"}},
+       |{"name":"partitionMetadata","type":{"type":"map","values":
+       |  {"type":"record","name":"HoodieRollbackPartitionMetadata","fields":[
+       |  {"name":"partitionPath","type":"string"},
+       |  {"name":"successDeleteFiles","type":{"type":"array","items":"string"}},
+       |  {"name":"failedDeleteFiles","type":{"type":"array","items":"string"}},
+       |  {"name":"rollbackLogFiles","type":$LongMap,"default":null},
+       |  {"name":"logFilesFromFailedCommit","type":$LongMap,"default":null}]}}},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"instantsRollback","type":{"type":"array","items":$InstantInfo},"default":[]}]}""".stripMargin)
+
+  val CompactionPlan: Schema = parse(
+    s"""{"type":"record","name":"HoodieCompactionPlan","namespace":"$Namespace","fields":[
+       |{"name":"operations","type":["null",{"type":"array","items":
+       |  {"type":"record","name":"HoodieCompactionOperation","fields":[
+       |  {"name":"baseInstantTime","type":$NullableString},
+       |  {"name":"deltaFilePaths","type":["null",{"type":"array","items":"string"}],"default":null},
+       |  {"name":"dataFilePath","type":$NullableString,"default":null},
+       |  {"name":"fileId","type":$NullableString},
+       |  {"name":"partitionPath","type":$NullableString,"default":null},
+       |  {"name":"metrics","type":["null",{"type":"map","values":"double"}],"default":null},
+       |  {"name":"bootstrapFilePath","type":$NullableString,"default":null}]}}],"default":null},
+       |{"name":"extraMetadata","type":$StringMap,"default":null},
+       |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
+
+  /** The clustering plan a replacecommit may request; insert_overwrite leaves it null. */
+  private val ClusteringPlan =
+    s"""{"type":"record","name":"HoodieClusteringPlan","fields":[
+       |{"name":"inputGroups","type":["null",{"type":"array","items":
+       |  {"type":"record","name":"HoodieClusteringGroup","fields":[
+       |  {"name":"slices","type":["null",{"type":"array","items":
+       |    {"type":"record","name":"HoodieSliceInfo","fields":[
+       |    {"name":"dataFilePath","type":$NullableString,"default":null},
+       |    {"name":"deltaFilePaths","type":["null",{"type":"array","items":"string"}],"default":null},
+       |    {"name":"fileId","type":$NullableString},
+       |    {"name":"partitionPath","type":$NullableString,"default":null},
+       |    {"name":"bootstrapFilePath","type":$NullableString,"default":null},
+       |    {"name":"version","type":["int","null"],"default":1}]}}],"default":null},
+       |  {"name":"metrics","type":["null",{"type":"map","values":"double"}],"default":null},
+       |  {"name":"numOutputFileGroups","type":["int","null"],"default":1},
+       |  {"name":"extraMetadata","type":$StringMap,"default":null},
+       |  {"name":"version","type":["int","null"],"default":1}]}}],"default":null},
+       |{"name":"strategy","type":["null",{"type":"record","name":"HoodieClusteringStrategy","fields":[
+       |  {"name":"strategyClassName","type":$NullableString,"default":null},
+       |  {"name":"strategyParams","type":$StringMap,"default":null},
+       |  {"name":"version","type":["int","null"],"default":1}]}],"default":null},
+       |{"name":"extraMetadata","type":$StringMap,"default":null},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"preserveHoodieMetadata","type":["null","boolean"],"default":null}]}""".stripMargin
+
+  val RequestedReplaceMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieRequestedReplaceMetadata","namespace":"$Namespace","fields":[
+       |{"name":"operationType","type":$NullableString,"default":null},
+       |{"name":"clusteringPlan","type":["null",$ClusteringPlan],"default":null},
+       |{"name":"extraMetadata","type":$StringMap,"default":null},
+       |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
+
+  private def parse(json: String): Schema = new Schema.Parser().parse(json)
+}

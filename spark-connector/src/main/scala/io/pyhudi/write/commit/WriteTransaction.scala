@@ -1,0 +1,175 @@
+package io.pyhudi.write.commit
+
+import scala.util.Using
+import scala.util.control.NonFatal
+
+import io.pyhudi.errors.{Errors, InstantConflictException, PyhudiException}
+import io.pyhudi.logfile.{CorruptBlock, LogFormatReader}
+import io.pyhudi.table.HoodieTable
+import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
+import io.pyhudi.timeline.avro.RequestedReplaceMetadata
+
+/**
+ * One write to a table: the instant `T` of a commit (COW), deltacommit (MOR) or replacecommit
+ * (insert_overwrite, delete_partition), driven through the single-writer protocol of
+ * hudi-format.md §2.4. Roll back failed writes first ([[WriteTransaction.rollbackFailedWrites]]),
+ * then create the transaction, [[start]] it, let tasks create a marker before each data file,
+ * and [[commit]] with the tasks' write stats, or [[abort]].
+ *
+ * @param action        `commit`, `deltacommit` or `replacecommit`
+ * @param operationType Hudi's operation name written into the metadata: UPSERT, INSERT,
+ *                      BULK_INSERT, DELETE, INSERT_OVERWRITE, INSERT_OVERWRITE_TABLE, DELETE_PARTITION
+ */
+final class WriteTransaction(table: HoodieTable, action: String, operationType: String,
+    generator: InstantTimeGenerator = InstantTimeGenerator.Default) {
+  require(Action.Writes(action), s"A write transaction is a commit, deltacommit or replacecommit, not $action")
+
+  private val timeline = new TimelineWriter(table.storage, table.metaPath)
+
+  /** The instant of this write: greater than every instant on the timeline when created. */
+  val instantTime: String = generator.next(timeline.stateFiles().map(_.timestamp))
+
+  /** Where tasks record the data files they are about to write. */
+  val markers: Markers = new Markers(table.storage, table.basePath, instantTime)
+
+  private var phase = "new"
+
+  /**
+   * Writes `T.<action>.requested` (empty; for a replacecommit Avro `HoodieRequestedReplaceMetadata`)
+   * and the inflight file holding `workload` (see `CommitMetadata.workloadProfile`).
+   */
+  def start(workload: CommitMetadata): Unit = {
+    expect("start", "new")
+    phase = "starting"
+    val newer = timeline.stateFiles().map(_.timestamp).filter(_ >= instantTime).distinct
+    if (newer.nonEmpty)
+      throw Errors.commitFailed(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
+        "after this instant was chosen; create a new transaction")
+    val requested =
+      if (action == Action.ReplaceCommit) RequestedReplaceMetadata.InsertOverwrite.toBytes else Array.emptyByteArray
+    val profile = workload.copy(operationType = workload.operationType.orElse(Some(operationType)),
+      replaceCommit = false)
+    try {
+      timeline.requested(instantTime, action, requested)
+      timeline.inflight(instantTime, action, profile.toJson)
+    } catch {
+      case e: PyhudiException => throw e
+      case NonFatal(e) => throw Errors.commitFailed(instantTime, s"cannot start the instant (${e.getMessage})", e)
+    }
+    phase = "started"
+  }
+
+  /**
+   * Publishes the write: (a) deletes data files that have a marker but are not among the
+   * `stats` paths (failed or speculative task attempts; a log file only when this instant
+   * created it), (b) writes the completed `T.<action>` (the commit point), (c) deletes
+   * `.hoodie/.temp/T`. `extraMetadata` must hold `schema` (hudi-format.md §0.1).
+   *
+   * @param replacedFileIds replacecommits: partition → file group ids retired by this write
+   * @throws io.pyhudi.errors.CommitFailedException before the commit point; [[abort]] is safe
+   * @throws io.pyhudi.errors.CommitStateUnknownException when the commit point's outcome is
+   *         unknown; do not abort
+   */
+  def commit(stats: Seq[WriteStat], extraMetadata: Map[String, String],
+      replacedFileIds: Map[String, Seq[String]] = Map.empty): Unit = {
+    expect("commit", "started")
+    if (!extraMetadata.get("schema").exists(_.trim.nonEmpty))
+      throw Errors.commitFailed(instantTime, "extraMetadata has no 'schema' (the writer's Avro schema), " +
+        "which readers need from the newest commit")
+    if (replacedFileIds.nonEmpty && action != Action.ReplaceCommit)
+      throw Errors.commitFailed(instantTime, s"a $action cannot replace file groups; use a replacecommit")
+    try reconcile(stats)
+    catch {
+      case e: PyhudiException => throw e
+      case NonFatal(e) => throw Errors.commitFailed(instantTime, s"cannot reconcile markers (${e.getMessage})", e)
+    }
+    val metadata = CommitMetadata(stats, replacedFileIds, extraMetadata, Some(operationType),
+      compacted = false, replaceCommit = action == Action.ReplaceCommit)
+    val completed = timeline.path(Instant(instantTime, action, State.Completed))
+    try timeline.complete(instantTime, action, metadata.toJson)
+    catch {
+      case e: InstantConflictException => phase = "failed"; throw e
+      case NonFatal(e) =>
+        // The completed file only ever appears whole (temp file + rename): present means committed.
+        val landed =
+          try table.storage.exists(completed)
+          catch {
+            case NonFatal(x) =>
+              e.addSuppressed(x)
+              phase = "in an unknown state"
+              throw Errors.commitStateUnknown(instantTime, completed, e)
+          }
+        if (!landed) throw Errors.commitFailed(instantTime, s"cannot write $completed (${e.getMessage})", e)
+    }
+    phase = "committed"
+    // After the commit point nothing may fail the write; leftover markers are harmless (§7).
+    try markers.deleteAll() catch { case NonFatal(_) => () }
+  }
+
+  /**
+   * Rolls this instant back (hudi-format.md §7) unless it completed. Never throws: problems are
+   * attached to `cause` as suppressed exceptions; a rollback that did not finish stays pending
+   * and [[WriteTransaction.rollbackFailedWrites]] resumes it.
+   */
+  def abort(cause: Throwable): Unit = {
+    if (phase == "aborted") return
+    if (phase == "committed" || phase == "in an unknown state") {
+      cause.addSuppressed(Errors.transactionState(instantTime, "abort", phase))
+      return
+    }
+    try {
+      val files = timeline.stateFiles().filter(_.timestamp == instantTime)
+      if (files.exists(_.isCompleted)) cause.addSuppressed(Errors.cannotRollBackCompleted(instantTime))
+      else {
+        if (files.nonEmpty || markers.exist())
+          Rollback.rollback(table, Instant(instantTime, action, State.Inflight), generator)
+        phase = "aborted"
+      }
+    } catch { case e: Throwable if NonFatal(e) && (e ne cause) => cause.addSuppressed(e) }
+  }
+
+  private def reconcile(stats: Seq[WriteStat]): Unit = {
+    val written = stats.flatMap(_.path).map(_.stripPrefix("/")).toSet
+    markers.list().filterNot(m => written(m.dataPath)).foreach { m =>
+      val path = s"${table.basePath}/${m.dataPath}"
+      m.ioType match {
+        case IOType.Create | IOType.Merge => table.storage.delete(path)
+        case IOType.Append if table.storage.exists(path) =>
+          if (createdByThisInstant(path)) table.storage.delete(path)
+          else throw Errors.commitFailed(instantTime, s"log file $path holds blocks of this instant from a " +
+            "failed task attempt and blocks of earlier instants, so it cannot be deleted")
+        case IOType.Append => ()
+      }
+    }
+  }
+
+  /** True when every readable block of the log file was written by this instant. */
+  private def createdByThisInstant(path: String): Boolean =
+    Using.resource(LogFormatReader.read(table.storage, path))(_.forall {
+      case _: CorruptBlock => true
+      case b => b.instantTime.contains(instantTime)
+    })
+
+  private def expect(step: String, wanted: String): Unit =
+    if (phase != wanted) throw Errors.transactionState(instantTime, step, phase)
+}
+
+object WriteTransaction {
+
+  /**
+   * Single-writer recovery: finishes interrupted rollbacks, then rolls back every pending
+   * commit, deltacommit and replacecommit left by a crashed writer, newest first. Pending
+   * compactions are left alone: they are re-executed, not rolled back. Returns the instant
+   * times rolled back. Must not run while another writer is active.
+   */
+  def rollbackFailedWrites(table: HoodieTable): Seq[String] = {
+    val timeline = new TimelineWriter(table.storage, table.metaPath)
+    val resumed = timeline.timeline().instants
+      .filter(i => i.action == Action.Rollback && !i.isCompleted)
+      .flatMap(r => Rollback.resume(table, r))
+    val pending = timeline.timeline().instants
+      .filter(i => !i.isCompleted && Action.Writes(i.action)).reverse
+    pending.foreach(i => Rollback.rollback(table, i))
+    (resumed ++ pending.map(_.timestamp)).distinct
+  }
+}
