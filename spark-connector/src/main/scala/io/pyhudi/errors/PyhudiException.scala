@@ -20,3 +20,6 @@ class InvalidOptionException(message: String) extends PyhudiException(message)
 /** A data or timeline file cannot be decoded. */
 class CorruptFileException(message: String, cause: Throwable = null)
     extends PyhudiException(message, cause)
+
+/** A row cannot be written as it is (null record key, partition value that gives no path). */
+class InvalidRecordException(message: String) extends PyhudiException(message)
