@@ -35,6 +35,34 @@ object Errors {
   def missingOption(key: String, why: String): InvalidOptionException =
     new InvalidOptionException(s"Option $key is required $why")
 
+  // Configuring key generation (write options, table config and the input schema).
+
+  def unsupportedKeyGenerator(key: String, value: String, supported: Seq[String]): InvalidOptionException =
+    new InvalidOptionException(
+      s"Key generator '$value' (option $key) is not supported yet; supported: ${supported.mkString(", ")}")
+
+  def customPartitionFields(key: String, value: String): InvalidOptionException =
+    new InvalidOptionException(
+      s"Partition fields '$value' (option $key) use the field:type form of Hudi's " +
+        "CustomKeyGenerator, which is not supported yet")
+
+  def keyFieldCount(generator: String, role: String, key: String, fields: Seq[String], expected: String)
+      : InvalidOptionException =
+    new InvalidOptionException(
+      s"Key generator $generator takes $expected $role field(s) (option $key); got " +
+        (if (fields.isEmpty) "none" else fields.mkString(",")))
+
+  /** `scope` is `columns` for a top-level miss, else e.g. `fields of a`. */
+  def keyFieldNotFound(role: String, field: String, scope: String, available: Seq[String])
+      : InvalidOptionException =
+    new InvalidOptionException(
+      s"The $role field '$field' is not in the data to write; available $scope: " +
+        (if (available.isEmpty) "none" else available.mkString(", ")))
+
+  def unsupportedKeyFieldType(role: String, field: String, dataType: String, why: String)
+      : InvalidOptionException =
+    new InvalidOptionException(s"The $role field '$field' has type $dataType, which $why")
+
   // Resolving schemas.
 
   def invalidAvroSchema(json: String, cause: Throwable): InvalidTableException =
@@ -110,4 +138,25 @@ object Errors {
   def cannotRollBackCompleted(instant: String): IllegalStateException =
     new IllegalStateException(
       s"Instant $instant is completed; a write transaction only rolls back pending instants")
+
+  // Writing rows.
+
+  def nullOrEmptyRecordKey(field: String, value: String): InvalidRecordException =
+    new InvalidRecordException(
+      s"Record key field '$field' is ${if (value == null) "null" else "empty"} in a row to write; " +
+        "Hudi record keys must not be null or empty")
+
+  def nullOrEmptyRecordKeys(fields: Seq[String], key: String): InvalidRecordException =
+    new InvalidRecordException(
+      s"Record key fields ${fields.mkString(", ")} are all null or empty in a row to write " +
+        s"(key '$key'); at least one of them must have a value")
+
+  def invalidPartitionValue(field: String, value: String, why: String): InvalidRecordException =
+    new InvalidRecordException(
+      s"Partition field '$field' has value '$value', which gives no partition path: $why")
+
+  def partitionPathTraversal(path: String, fields: Seq[String]): InvalidRecordException =
+    new InvalidRecordException(
+      s"Partition path '$path' (from ${fields.mkString(", ")}) has a '..' segment, which would " +
+        "place files outside the table's base path")
 }

@@ -51,3 +51,6 @@ class CommitStateUnknownException(message: String, cause: Throwable = null)
  */
 class RollbackFailedException(message: String, cause: Throwable = null)
     extends PyhudiException(message, cause)
+
+/** A row cannot be written as it is (null record key, partition value that gives no path). */
+class InvalidRecordException(message: String) extends PyhudiException(message)

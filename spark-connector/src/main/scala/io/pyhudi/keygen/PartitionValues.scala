@@ -1,8 +1,5 @@
 package io.pyhudi.keygen
 
-import java.net.URLDecoder
-import java.nio.charset.StandardCharsets
-
 import io.pyhudi.table.TableConfig
 
 /**
@@ -28,8 +25,7 @@ object PartitionValues {
     }
     if (raws.exists(_.isEmpty)) None
     else Some(fields.zip(raws.flatten).map { case (field, raw) =>
-      val decoded =
-        if (config.urlEncodePartitioning) URLDecoder.decode(raw, StandardCharsets.UTF_8) else raw
+      val decoded = if (config.urlEncodePartitioning) PartitionPathEncoding.unescape(raw) else raw
       field -> (if (decoded == HiveDefaultPartition) None else Some(decoded))
     }.toMap)
   }
