@@ -24,6 +24,10 @@ object ParquetReaderShim {
     spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession]
       .sessionState.newHadoopConfWithOptions(options)
 
+  /** `spark.sql.files.maxPartitionBytes`, parsed as Spark parses it ("128m" and the like). */
+  def maxPartitionBytes(spark: SparkSession): Long =
+    spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sessionState.conf.filesMaxPartitionBytes
+
   def supportBatch(spark: SparkSession, schema: StructType): Boolean =
     new ParquetFileFormat().supportBatch(spark, schema)
 
