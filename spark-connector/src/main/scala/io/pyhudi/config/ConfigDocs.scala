@@ -13,6 +13,7 @@ object ConfigDocs {
     sb.append(" by `build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"`. ")
     sb.append("Do not edit by hand.\n\n")
     section(sb, "Read options (`spark.read.format(\"pyhudi\").option(...)`)", ReadConfig.entries)
+    section(sb, "Write options (`df.write.format(\"pyhudi\").option(...)`)", WriteConfig.entries)
     sb.toString
   }
 

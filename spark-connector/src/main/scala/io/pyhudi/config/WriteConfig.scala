@@ -1,6 +1,8 @@
 package io.pyhudi.config
 
+import io.pyhudi.errors.Errors
 import io.pyhudi.keygen.{KeyGenType, TimestampKeyGenConfig}
+import io.pyhudi.write.WriteOperation
 
 /**
  * Options of `df.write.format("pyhudi")`, with Apache Hudi's key names. Entries are grouped by
@@ -89,9 +91,135 @@ object WriteConfig {
     TimebasedTimezone)
 
   /** Every write option. */
-  val entries: Seq[ConfigEntry[_]] = KeyGenEntries
+  /** Every write option, in documentation order. */
+  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ KeyGenEntries
 
   private def list(key: String, doc: String): ConfigEntry[Seq[String]] =
     ConfigEntry[Seq[String]](key, None, doc,
       (_, v) => v.split(',').toSeq.map(_.trim).filter(_.nonEmpty), render = _.mkString(","))
+
+
+  private def long(key: String, default: Long, doc: String): ConfigEntry[Long] =
+    ConfigEntry[Long](key, Some(default), doc, (k, v) =>
+      v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v, "expected a non-negative integer")))
+
+  private def int(key: String, default: Int, doc: String): ConfigEntry[Int] =
+    ConfigEntry[Int](key, Some(default), doc, (k, v) =>
+      v.trim.toIntOption.filter(_ > 0).getOrElse(throw Errors.invalidOption(k, v, "expected a positive integer")))
+
+  private def upperChoice(key: String, default: String, values: Seq[String], doc: String): ConfigEntry[String] =
+    ConfigEntry[String](key, Some(default), doc, (k, v) => {
+      val norm = v.trim.toUpperCase(java.util.Locale.ROOT)
+      if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
+    }, values)
+
+  val TableName: ConfigEntry[String] = ConfigEntry.string("hoodie.table.name", None,
+    "Table name; required when a write creates the table.")
+
+  val DatabaseName: ConfigEntry[String] = ConfigEntry.string("hoodie.database.name", None,
+    "Database name recorded in hoodie.properties (part of the table checksum).")
+
+  val TableType: ConfigEntry[String] = upperChoice("hoodie.datasource.write.table.type",
+    "COPY_ON_WRITE", Seq("COPY_ON_WRITE", "MERGE_ON_READ"),
+    "Table type when a write creates the table; must match an existing table's type.")
+
+  val Operation: ConfigEntry[WriteOperation] = ConfigEntry[WriteOperation](
+    "hoodie.datasource.write.operation", Some(WriteOperation.Upsert),
+    "What the write does: upsert (update or insert by key), insert (no key lookup), bulk_insert " +
+      "(no key lookup, no small-file packing), delete (rows or keys), insert_overwrite (replace " +
+      "the partitions present in the input), insert_overwrite_table, delete_partition.",
+    (k, v) => WriteOperation.parse(v).getOrElse(throw Errors.invalidEnumOption(k, v, WriteOperation.All.map(_.value))),
+    WriteOperation.All.map(_.value), _.value)
+
+  val PrecombineField: ConfigEntry[String] = ConfigEntry.string(
+    "hoodie.datasource.write.precombine.field", Some("ts"),
+    "Ordering field: among records with one key the larger value wins. The default `ts` applies " +
+      "only when the input has such a column.")
+
+  val PayloadClass: ConfigEntry[String] = ConfigEntry.string("hoodie.datasource.write.payload.class",
+    Some("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload"),
+    "Merge semantics recorded in the table: OverwriteWithLatestAvroPayload (the incoming record " +
+      "replaces the stored one) or DefaultHoodieRecordPayload (the larger ordering value wins).")
+
+  val IndexType: ConfigEntry[String] = upperChoice("hoodie.index.type", "BLOOM",
+    Seq("BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"),
+    "How a write finds the file group of each existing key. GLOBAL_* keep keys unique across " +
+      "partitions; BUCKET derives the file group from the key's hash.")
+
+  val BloomNumEntries: ConfigEntry[Int] = int("hoodie.index.bloom.num_entries", 60000,
+    "Keys per bloom filter (per dynamic filter row).")
+
+  val BloomFpp: ConfigEntry[Double] = ConfigEntry[Double]("hoodie.index.bloom.fpp", Some(1e-9),
+    "Target false-positive probability of the bloom filters.",
+    (k, v) => v.trim.toDoubleOption.filter(d => d > 0 && d < 1)
+      .getOrElse(throw Errors.invalidOption(k, v, "expected a probability between 0 and 1")))
+
+  val BloomFilterType: ConfigEntry[String] = upperChoice("hoodie.bloom.index.filter.type",
+    "DYNAMIC_V0", Seq("DYNAMIC_V0", "SIMPLE"), "Bloom filter layout written to base file footers.")
+
+  val BloomMaxEntries: ConfigEntry[Int] = int("hoodie.bloom.index.filter.dynamic.max.entries", 100000,
+    "Key capacity at which a dynamic bloom filter stops growing.")
+
+  val BloomPruneByRanges: ConfigEntry[Boolean] = ConfigEntry.boolean(
+    "hoodie.bloom.index.prune.by.ranges", default = true,
+    "Check a key only against files whose min/max record key range contains it.")
+
+  val BloomUpdatePartitionPath: ConfigEntry[Boolean] = ConfigEntry.boolean(
+    "hoodie.bloom.index.update.partition.path", default = true,
+    "GLOBAL_BLOOM: a record whose partition changed moves (deleted from the old partition, " +
+      "inserted into the new one); when false it is updated in its old partition.")
+
+  val SimpleUpdatePartitionPath: ConfigEntry[Boolean] = ConfigEntry.boolean(
+    "hoodie.simple.index.update.partition.path", default = true,
+    "GLOBAL_SIMPLE: like hoodie.bloom.index.update.partition.path.")
+
+  val BucketNum: ConfigEntry[Int] = int("hoodie.bucket.index.num.buckets", 256,
+    "BUCKET index: file groups (buckets) per partition.")
+
+  val BucketHashField: ConfigEntry[String] = ConfigEntry.string("hoodie.bucket.index.hash.field", None,
+    "BUCKET index: record key fields hashed into the bucket number (default: all of them).")
+
+  val SmallFileLimit: ConfigEntry[Long] = long("hoodie.parquet.small.file.limit", 104857600L,
+    "Base files smaller than this take new inserts before new file groups are opened (0 disables).")
+
+  val MaxFileSize: ConfigEntry[Long] = long("hoodie.parquet.max.file.size", 125829120L,
+    "Target maximum size of a base file in bytes.")
+
+  val RecordSizeEstimate: ConfigEntry[Long] = long("hoodie.copyonwrite.record.size.estimate", 1024L,
+    "Bytes per record assumed for file sizing until earlier commits give a measured average.")
+
+  val CompressionCodec: ConfigEntry[String] = ConfigEntry.choice("hoodie.parquet.compression.codec",
+    "gzip", Seq("gzip", "snappy", "zstd", "lz4", "uncompressed"), "Compression of base files.")
+
+  val ParquetBlockSize: ConfigEntry[Long] = long("hoodie.parquet.block.size", 125829120L,
+    "Parquet row group size in bytes.")
+
+  val ParquetPageSize: ConfigEntry[Int] = int("hoodie.parquet.page.size", 1048576,
+    "Parquet page size in bytes.")
+
+  val CombineBeforeUpsert: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.combine.before.upsert",
+    default = true, "De-duplicate incoming records by key (precombine field wins) before an upsert.")
+
+  val CombineBeforeInsert: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.combine.before.insert",
+    default = false, "De-duplicate incoming records by key before insert, bulk_insert and insert_overwrite.")
+
+  val CombineBeforeDelete: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.combine.before.delete",
+    default = true, "De-duplicate incoming keys before a delete.")
+
+  val BulkInsertSortMode: ConfigEntry[String] = upperChoice("hoodie.bulkinsert.sort.mode", "NONE",
+    Seq("NONE", "GLOBAL_SORT", "PARTITION_SORT"),
+    "bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records " +
+      "by partition path and key (tight key ranges for later lookups); PARTITION_SORT sorts within " +
+      "each input partition.")
+
+  val PartitionsToDelete: ConfigEntry[String] = ConfigEntry.string(
+    "hoodie.datasource.write.partitions.to.delete", None,
+    "delete_partition: comma-separated partition paths to delete (as stored, e.g. city=paris).")
+
+  val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
+    PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
+    BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
+    BucketNum, BucketHashField, SmallFileLimit, MaxFileSize, RecordSizeEstimate, CompressionCodec,
+    ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
+    CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete)
 }

@@ -159,4 +159,30 @@ object Errors {
     new InvalidRecordException(
       s"Partition path '$path' (from ${fields.mkString(", ")}) has a '..' segment, which would " +
         "place files outside the table's base path")
+
+  // Writing.
+
+  def tableExistsForSaveMode(path: String): InvalidOptionException =
+    new InvalidOptionException(s"A Hudi table already exists at $path and the save mode is " +
+      "ErrorIfExists (Spark's default): use mode(\"append\") to write into it or " +
+      "mode(\"overwrite\") to replace its data")
+
+  def conflictingTableConfig(path: String, option: String, provided: String, stored: String): InvalidOptionException =
+    new InvalidOptionException(s"Option $option=$provided conflicts with the table at $path, which " +
+      s"was created with $stored")
+
+  def missingColumn(option: String, column: String, available: Seq[String]): InvalidOptionException =
+    new InvalidOptionException(s"Column '$column' named by $option is not in the input; " +
+      s"available columns: ${available.mkString(", ")}")
+
+  def missingColumns(path: String, columns: Seq[String]): InvalidOptionException =
+    new InvalidOptionException(s"The input lacks column(s) ${columns.mkString(", ")} of the table " +
+      s"at $path; every table column must be present (new columns may be added)")
+
+  def incompatibleColumn(path: String, column: String, provided: String, stored: String): InvalidOptionException =
+    new InvalidOptionException(s"Column '$column' has type $provided in the input but $stored in the " +
+      s"table at $path, and $provided cannot be safely cast to $stored")
+
+  def unsupportedWrite(what: String): InvalidOptionException =
+    new InvalidOptionException(s"Not supported yet: $what")
 }

@@ -24,6 +24,10 @@ object ParquetReaderShim {
     spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession]
       .sessionState.newHadoopConfWithOptions(options)
 
+  /** `spark.sql.files.maxPartitionBytes`, parsed as Spark parses it ("128m" and the like). */
+  def maxPartitionBytes(spark: SparkSession): Long =
+    spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sessionState.conf.filesMaxPartitionBytes
+
   def supportBatch(spark: SparkSession, schema: StructType): Boolean =
     new ParquetFileFormat().supportBatch(spark, schema)
 
@@ -34,9 +38,11 @@ object ParquetReaderShim {
    */
   def buildReader(spark: SparkSession, dataSchema: StructType, requiredSchema: StructType,
       filters: Seq[Filter], returningBatch: Boolean, conf: Configuration): FileReader =
+    // Spark records the requested schema in the conf it is given and broadcasts that object:
+    // each reader needs a conf of its own, or a later reader changes what an earlier one reads.
     new ParquetFileFormat().buildReaderWithPartitionValues(
       spark, dataSchema, new StructType(), requiredSchema, filters,
-      Map(FileFormat.OPTION_RETURNING_BATCH -> returningBatch.toString), conf)
+      Map(FileFormat.OPTION_RETURNING_BATCH -> returningBatch.toString), new Configuration(conf))
 
   def partitionedFile(path: String, start: Long, length: Long, fileSize: Long): PartitionedFile =
     PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), start, length,

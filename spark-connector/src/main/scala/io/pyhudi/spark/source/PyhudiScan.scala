@@ -85,7 +85,7 @@ final class PyhudiScan(
   override def toBatch: Batch = this
 
   override def planInputPartitions(): Array[InputPartition] = {
-    val maxSplit = spark.conf.get("spark.sql.files.maxPartitionBytes", "134217728").toLong.max(1L << 20)
+    val maxSplit = ParquetReaderShim.maxPartitionBytes(spark).max(1L << 20)
     plan.slices.flatMap { slice =>
       slice.baseFile match {
         case Some(base) if !slice.hasLogs && base.size > maxSplit =>

@@ -1,0 +1,94 @@
+package io.pyhudi.spark.shims
+
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.mapreduce.Job
+import org.apache.parquet.hadoop.{ParquetFileWriter, ParquetWriter}
+import org.apache.parquet.hadoop.api.WriteSupport
+import org.apache.parquet.hadoop.api.WriteSupport.FinalizedWriteContext
+import org.apache.parquet.hadoop.metadata.CompressionCodecName
+import org.apache.parquet.hadoop.util.HadoopOutputFile
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetWriteSupport}
+import org.apache.spark.sql.types.StructType
+
+import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.write.handle.{BaseFileWriter, BaseFileWriterFactory}
+
+/**
+ * Writes base files with Spark's own row-to-parquet converter (the one behind
+ * `df.write.parquet`), adding Hudi's footer entries (bloom filter, key range) when the file is
+ * closed. Internal Spark API, kept to this file like [[ParquetReaderShim]].
+ */
+object ParquetWriterShim {
+
+  val Codecs: Seq[String] = Seq("gzip", "snappy", "zstd", "lz4", "uncompressed")
+
+  def factory(spark: SparkSession, schema: StructType, conf: Configuration, codec: String,
+      blockSize: Long, pageSize: Int): BaseFileWriterFactory = {
+    // Spark's write support reads its settings from the Hadoop conf, and which ones it requires
+    // differs between Spark minors: let Spark's own parquet source fill them in, as it does for
+    // df.write.parquet, then pin what Hudi readers need.
+    val job = Job.getInstance(conf)
+    new ParquetFileFormat().prepareWrite(spark, job, Map.empty, schema)
+    val c = job.getConfiguration
+    ParquetWriteSupport.setSchema(schema, c)
+    // Hudi's readers expect microsecond timestamps and the standard (non-legacy) layout.
+    c.set("spark.sql.parquet.writeLegacyFormat", "false")
+    c.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    c.set("spark.sql.parquet.fieldId.write.enabled", "false")
+    c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
+    c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
+    new Factory(new SerializableConfiguration(c), codec, blockSize, pageSize)
+  }
+
+  private final class Factory(conf: SerializableConfiguration, codec: String, blockSize: Long,
+      pageSize: Int) extends BaseFileWriterFactory {
+    override def open(path: String): BaseFileWriter = {
+      val support = new FooterWriteSupport
+      val file = HadoopOutputFile.fromPath(new Path(path), conf.value)
+      val writer = new Builder(file, support)
+        .withConf(conf.value)
+        .withWriteMode(ParquetFileWriter.Mode.CREATE)
+        .withCompressionCodec(CompressionCodecName.fromConf(codec.toUpperCase(Locale.ROOT)))
+        .withRowGroupSize(blockSize)
+        .withPageSize(pageSize)
+        .build()
+      new Writer(writer, support, path, conf)
+    }
+  }
+
+  /** Spark's write support with extra key-value metadata decided at close time. */
+  private final class FooterWriteSupport extends ParquetWriteSupport {
+    @volatile var footer: Map[String, String] = Map.empty
+    override def finalizeWrite(): FinalizedWriteContext = new FinalizedWriteContext(footer.asJava)
+  }
+
+  private final class Builder(file: org.apache.parquet.io.OutputFile, support: FooterWriteSupport)
+      extends ParquetWriter.Builder[InternalRow, Builder](file) {
+    override def self(): Builder = this
+    override def getWriteSupport(conf: Configuration): WriteSupport[InternalRow] = support
+  }
+
+  private final class Writer(writer: ParquetWriter[InternalRow], support: FooterWriteSupport,
+      path: String, conf: SerializableConfiguration) extends BaseFileWriter {
+    override def write(row: InternalRow): Unit = writer.write(row)
+    override def dataSize: Long = writer.getDataSize
+    override def close(footer: Map[String, String]): Long = {
+      support.footer = footer
+      writer.close()
+      val p = new Path(path)
+      p.getFileSystem(conf.value).getFileStatus(p).getLen
+    }
+    override def abort(): Unit = {
+      try writer.close() catch { case _: Exception => () }
+      val p = new Path(path)
+      try p.getFileSystem(conf.value).delete(p, false) catch { case _: Exception => () }
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package io.pyhudi.spark.write
+
+import java.util.UUID
+
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.{DataFrame, SaveMode, SparkSession}
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.storage.StorageLevel
+
+import io.pyhudi.avro.SparkToAvro
+import io.pyhudi.config.WriteConfig
+import io.pyhudi.errors.Errors
+import io.pyhudi.index.bucket.BucketIdentifier
+import io.pyhudi.merge.MergeMode
+import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
+import io.pyhudi.spark.source.PyhudiSource
+import io.pyhudi.storage.{SerializableConfiguration, Storage}
+import io.pyhudi.table.{HoodieTable, TableType}
+import io.pyhudi.timeline.Action
+import io.pyhudi.write.{Location, WriteOperation, WriteRecord, WriteSpec}
+import io.pyhudi.write.commit.WriteTransaction
+import io.pyhudi.write.handle.{HandleContext, HandleResult}
+import io.pyhudi.write.plan.{Bucket, WritePlan, WritePlanner}
+
+/**
+ * `df.write.format("pyhudi").save(path)`: applies the save mode, creates or checks the table,
+ * rolls back writes a crashed writer left, runs the operation as Spark jobs and commits. Key
+ * generation, de-duplication and index lookup run before the instant starts, so bad input (a
+ * null key, say) fails without touching the table.
+ */
+object HoodieSparkWriter {
+
+  def write(spark: SparkSession, mode: SaveMode, options: Map[String, String], df: DataFrame): Unit = {
+    val conf = ParquetReaderShim.hadoopConf(spark, options)
+    val storage = new Storage(conf)
+    val path = PyhudiSource.pathOf(options)
+    val basePath = storage.qualify(path).stripSuffix("/")
+    val pathExisted = storage.exists(basePath)
+    val tableExisted = storage.exists(s"$basePath/${HoodieTable.MetaFolder}/${HoodieTable.PropertiesFile}")
+    mode match {
+      case SaveMode.ErrorIfExists if tableExisted => throw Errors.tableExistsForSaveMode(path)
+      case SaveMode.Ignore if tableExisted => return
+      case _ =>
+    }
+    val existing = if (tableExisted) Some(HoodieTable.open(basePath, conf)) else None
+    val effective = if (mode == SaveMode.Overwrite && tableExisted)
+      options + (WriteConfig.Operation.key -> WriteOperation.InsertOverwriteTable.value) else options
+    val input = IncomingRecords.dataSchema(df)
+    val spec = WriteSpec.resolve(effective, existing.map(_.config), input)
+    existing.foreach { t =>
+      if (!t.config.populateMetaFields)
+        throw Errors.unsupportedWrite(s"writing tables with hoodie.populate.meta.fields=false ($path)")
+    }
+    if (spec.tableType == TableType.MergeOnRead)
+      throw Errors.unsupportedWrite("writing MERGE_ON_READ tables (hoodie.datasource.write.table.type)")
+    val tableData = TableSchemas.resolve(basePath, existing, input, spec)
+    val created = existing.isEmpty
+    val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
+    val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
+    try run(spark, WriteTransaction.rollbackFailedWrites(table) match {
+      case Nil => table
+      case _ => HoodieTable.open(basePath, conf)
+    }, spec, df, tableData, conf)
+    catch {
+      case e: Throwable if created =>
+        // A first write that fails leaves no table behind.
+        if (!pathExisted) storage.delete(basePath, recursive = true)
+        else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
+        throw e
+    }
+  }
+
+  private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
+      tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration): Unit = {
+    val sc = spark.sparkContext
+    val conf = new SerializableConfiguration(hadoopConf)
+    val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
+    val op = spec.operation
+    val action = if (op.isReplace) Action.ReplaceCommit else Action.Commit
+    val txn = new WriteTransaction(table, action, op.metadataName)
+    val ctx = HandleContext(table.basePath, txn.instantTime, tableSchema,
+      MergeMode.fromPayloadClass(Some(spec.payloadClass)),
+      spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),
+      spec.bloom, spec.sizing.maxFileSize, conf,
+      ParquetWriterShim.factory(spark, tableSchema, hadoopConf, spec.codec, spec.blockSize, spec.pageSize),
+      TableSchemas.baseReader(spark, tableSchema, hadoopConf))
+    val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
+
+    if (op == WriteOperation.DeletePartition) {
+      val files = TableFiles.load(table, Some(spec.partitionsToDelete))
+      txn.start(Commits.workload(op, Nil, Map.empty))
+      commit(txn, Nil, schemaJson, replaced(files))
+      return
+    }
+
+    var records = IncomingRecords(df, spec, tableData)
+    if (spec.combine) records = IncomingRecords.deduplicate(records, spec.isGlobalIndex, spec.precombineField.isDefined)
+    records = records.persist(StorageLevel.MEMORY_AND_DISK_SER)
+    try {
+      val (results, replacedIds) = op match {
+        case WriteOperation.BulkInsert =>
+          val sorted = spec.sortMode match {
+            case "GLOBAL_SORT" => records.sortBy(r => (r.partitionPath, r.key))
+            case "PARTITION_SORT" => records.mapPartitions(_.toArray.sortBy(r => (r.partitionPath, r.key)).iterator)
+            case _ => records
+          }
+          records.count() // key generation errors surface before the instant starts
+          txn.start(Commits.workload(op, Nil, Map.empty))
+          (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
+        case WriteOperation.InsertOverwrite | WriteOperation.InsertOverwriteTable =>
+          val partitions = records.map(_.partitionPath).distinct().collect().toSeq
+          val old = TableFiles.load(table,
+            if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
+          val tagged = records.map(r => (r, Option.empty[Location]))
+          val plan = planInserts(tagged, Map.empty, TableFiles.Empty, spec, table, useSmallFiles = false)
+          txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
+          (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
+        case _ =>
+          val (tagged, plan) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
+          else {
+            val partitions = records.map(_.partitionPath).distinct().collect().toSeq
+            val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
+            val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, IndexLookup.KeySchema, Nil,
+              returningBatch = false, hadoopConf)
+            val tagged = if (op == WriteOperation.Insert) records.map(r => (r, Option.empty[Location]))
+              else new IndexLookup(sc, spec, files, keyReader, conf).tag(records)
+            val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK_SER)
+            val updates = persisted.flatMap(_._2).distinct().collect().toSeq
+            val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
+            val insertFiles = TableFiles(files.byPartition)
+            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, insertFiles, spec, table,
+              useSmallFiles = true))
+          }
+          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), insertCounts(tagged)))
+          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex), Map.empty[String, Seq[String]])
+      }
+      commit(txn, results, schemaJson, replacedIds)
+    } catch {
+      case e: Throwable =>
+        txn.abort(e)
+        throw e
+    } finally {
+      records.unpersist(blocking = false)
+    }
+  }
+
+  private def replaced(files: TableFiles): Map[String, Seq[String]] =
+    files.byPartition.map { case (p, bs) => p -> bs.map(_.fileId) }.filter(_._2.nonEmpty)
+
+  private def insertCounts(tagged: RDD[(WriteRecord, Option[Location])]): Map[String, Long] =
+    tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.map(_._1.partitionPath).countByValue().toMap
+
+  private def planInserts(tagged: RDD[(WriteRecord, Option[Location])],
+      updates: Map[Location, io.pyhudi.filegroup.BaseFile], files: TableFiles, spec: WriteSpec,
+      table: HoodieTable, useSmallFiles: Boolean): WritePlan =
+    WritePlanner.plan(updates, insertCounts(tagged), files.byPartition,
+      spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
+      () => s"${UUID.randomUUID()}-0", useSmallFiles)
+
+  /** BUCKET index: the file group follows from the key, no lookup. */
+  private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable)
+      : (RDD[(WriteRecord, Option[Location])], WritePlan) = {
+    val n = spec.bucketNum
+    val fields = spec.bucketHashFields
+    val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
+    val groups = keyed.keys.distinct().collect().toSeq.sorted
+    val files = TableFiles.load(table, Some(groups.map(_._1).distinct))
+    val existing = files.all.flatMap { case (p, b) => BucketIdentifier.bucketOf(b.fileId).map(id => (p, id) -> b) }.toMap
+    val buckets = groups.zipWithIndex.map { case ((p, id), i) =>
+      existing.get((p, id)) match {
+        case Some(b) => Bucket(i, p, b.fileId, Some(b))
+        case None => Bucket(i, p, BucketIdentifier.newFileId(id), None)
+      }
+    }.toIndexedSeq
+    val plan = WritePlan(buckets, buckets.map(b => Location(b.partitionPath, b.fileId) -> b.index).toMap, Map.empty)
+    val locations = groups.zip(buckets).map { case (g, b) => g -> Location(b.partitionPath, b.fileId) }.toMap
+    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan)
+  }
+
+  private def commit(txn: WriteTransaction, results: Seq[HandleResult], schemaJson: String,
+      replacedIds: Map[String, Seq[String]]): Unit =
+    txn.commit(results.map(Commits.writeStat), Map("schema" -> schemaJson), replacedIds)
+}

@@ -1,0 +1,66 @@
+package io.pyhudi.spark.write
+
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expression, UnsafeProjection}
+import org.apache.spark.sql.types.{BooleanType, StructType}
+
+import io.pyhudi.keygen.KeyGenerator
+import io.pyhudi.schema.MetaFields
+import io.pyhudi.spark.shims.DatasetShim
+import io.pyhudi.write.{WriteOperation, WriteRecord, WriteSpec}
+
+/**
+ * Turns the input DataFrame into keyed [[WriteRecord]]s on the executors: meta columns an input
+ * carries (a DataFrame read from a Hudi table) are ignored, data columns are cast to the table's
+ * types in table order, and a boolean `_hoodie_is_deleted` column marks deletes.
+ */
+object IncomingRecords {
+  val IsDeletedColumn = "_hoodie_is_deleted"
+
+  /** The input's columns without meta columns. */
+  def dataSchema(df: DataFrame): StructType =
+    StructType(df.schema.fields.filterNot(f => MetaFields.isMeta(f.name)))
+
+  def apply(df: DataFrame, spec: WriteSpec, tableData: StructType): RDD[WriteRecord] = {
+    val input = df.schema
+    val keyGen = new KeyGenerator(spec.keyGen, input)
+    val isDeleteOp = spec.operation == WriteOperation.Delete
+    val deletedOrdinal = input.fieldNames.indexOf(IsDeletedColumn) match {
+      case i if i >= 0 && input(i).dataType == BooleanType => Some(i)
+      case _ => None
+    }
+    // Deletes only need keys: the table's other columns may be absent from a keys-only input.
+    val exprs: Seq[Expression] = tableData.fields.toSeq.map { f =>
+      val i = input.fieldNames.indexOf(f.name)
+      if (i < 0) org.apache.spark.sql.catalyst.expressions.Literal(null, f.dataType)
+      else {
+        val ref = BoundReference(i, input(i).dataType, input(i).nullable)
+        if (input(i).dataType == f.dataType) ref else Cast(ref, f.dataType, Some("UTC"))
+      }
+    }
+    val orderingOrdinal = spec.precombineField.map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
+    val orderingType = orderingOrdinal.map(tableData(_).dataType)
+    DatasetShim.internalRows(df).mapPartitions { rows =>
+      val project = UnsafeProjection.create(exprs)
+      rows.map { row =>
+        val data = project(row).copy()
+        val ordering = orderingOrdinal match {
+          case Some(o) if !data.isNullAt(o) => data.get(o, orderingType.get)
+          case _ => null
+        }
+        val deleted = isDeleteOp || deletedOrdinal.exists(o => !row.isNullAt(o) && row.getBoolean(o))
+        WriteRecord(keyGen.recordKey(row), keyGen.partitionPath(row), data: InternalRow, ordering, deleted)
+      }
+    }
+  }
+
+  /** Keeps one record per key (per partition and key unless the index is global). */
+  def deduplicate(records: RDD[WriteRecord], global: Boolean, hasOrdering: Boolean): RDD[WriteRecord] =
+    records.map(r => ((if (global) "" else r.partitionPath, r.key), r))
+      .reduceByKey { (a, b) =>
+        if (hasOrdering && io.pyhudi.merge.OrderingValues.compare(a.ordering, b.ordering) > 0) a else b
+      }
+      .values
+}

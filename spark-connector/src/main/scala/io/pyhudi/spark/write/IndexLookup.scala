@@ -1,0 +1,101 @@
+package io.pyhudi.spark.write
+
+import org.apache.spark.SparkContext
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+import io.pyhudi.filegroup.BaseFile
+import io.pyhudi.index.bloom.BaseFileFooter
+import io.pyhudi.schema.MetaFields
+import io.pyhudi.spark.shims.ParquetReaderShim
+import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
+import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.write.{Location, WriteRecord, WriteSpec}
+
+/**
+ * Finds the file group of every incoming key that the table already holds (Apache Hudi's
+ * `tagLocation`), as Spark jobs; only per-file metadata (key ranges) reaches the driver.
+ *  - SIMPLE: joins incoming keys with the keys stored in the affected partitions' base files.
+ *  - BLOOM: keeps, per key, the files whose key range contains it, probes their bloom filters,
+ *    and confirms the positives against the files' actual keys.
+ * GLOBAL_* variants match on the key alone across all partitions.
+ */
+final class IndexLookup(sc: SparkContext, spec: WriteSpec, files: TableFiles,
+    keyReader: FileReader, conf: SerializableConfiguration) {
+
+  private val indexed: IndexedSeq[(String, BaseFile)] = files.all.toIndexedSeq
+
+  def tag(records: RDD[WriteRecord]): RDD[(WriteRecord, Option[Location])] =
+    if (indexed.isEmpty) records.map(r => (r, None))
+    else {
+      val found = if (spec.isBloomIndex) bloomLookup(records) else storedKeys()
+      join(records, found)
+    }
+
+  private def parallelism: Int = math.max(1, math.min(indexed.size, sc.defaultParallelism * 2))
+
+  /** (key, location) of every key stored in the latest base files. */
+  private def storedKeys(): RDD[(String, Location)] = {
+    val reader = keyReader
+    sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
+      IndexLookup.keysOf(reader, base).map(k => (k, Location(partition, base.fileId)))
+    }
+  }
+
+  private def bloomLookup(records: RDD[WriteRecord]): RDD[(String, Location)] = {
+    val c = conf
+    val bases = indexed
+    val ranges = sc.parallelize(bases.indices, parallelism).map { i =>
+      val footer = BaseFileFooter.read(c.value, bases(i)._2.path)
+      (i, footer.minKey, footer.maxKey)
+    }.collect().sortBy(_._1)
+    val byPartition: Map[String, IndexedSeq[(Int, Option[String], Option[String])]] =
+      ranges.toIndexedSeq.groupBy(r => if (spec.isGlobalIndex) "" else bases(r._1)._1)
+    val bcRanges = sc.broadcast(byPartition)
+    val prune = spec.pruneByRanges
+    val global = spec.isGlobalIndex
+    val candidates = records.flatMap { r =>
+      bcRanges.value.getOrElse(if (global) "" else r.partitionPath, IndexedSeq.empty).collect {
+        case (i, lo, hi) if !prune || (lo.forall(_ <= r.key) && hi.forall(_ >= r.key)) => (i, r.key)
+      }
+    }
+    val reader = keyReader
+    candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
+      val (partition, base) = bases(i)
+      val bloom = BaseFileFooter.read(c.value, base.path).bloom
+      val maybe = keys.toSet.filter(k => bloom.forall(_.mightContain(k)))
+      if (maybe.isEmpty) Iterator.empty
+      else IndexLookup.keysOf(reader, base).filter(maybe).map(k => (k, Location(partition, base.fileId)))
+    }
+  }
+
+  /**
+   * Attaches locations. For global indexes a key found in another partition either moves
+   * (a delete at the old location plus an insert) or is updated where it is.
+   */
+  private def join(records: RDD[WriteRecord], found: RDD[(String, Location)])
+      : RDD[(WriteRecord, Option[Location])] =
+    if (!spec.isGlobalIndex)
+      records.map(r => ((r.partitionPath, r.key), r))
+        .leftOuterJoin(found.map { case (k, l) => ((l.partitionPath, k), l) })
+        .values
+    else {
+      val move = spec.updatePartitionPath
+      records.map(r => (r.key, r)).leftOuterJoin(found).values.flatMap {
+        case (r, Some(l)) if l.partitionPath != r.partitionPath =>
+          if (move) {
+            val delete = r.copy(partitionPath = l.partitionPath, isDelete = true)
+            Seq(delete -> Some(l)) ++ (if (r.isDelete) Nil else Seq(r -> None))
+          } else Seq(r.copy(partitionPath = l.partitionPath) -> Some(l))
+        case other => Seq(other)
+      }
+    }
+}
+
+object IndexLookup {
+  val KeySchema: StructType = StructType(Seq(StructField(MetaFields.RecordKey, StringType)))
+
+  def keysOf(reader: FileReader, base: BaseFile): Iterator[String] =
+    reader(ParquetReaderShim.partitionedFile(base.path, 0L, base.size, base.size))
+      .filter(r => !r.isNullAt(0)).map(_.getUTF8String(0).toString)
+}

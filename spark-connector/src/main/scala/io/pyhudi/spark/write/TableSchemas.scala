@@ -1,0 +1,81 @@
+package io.pyhudi.spark.write
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.Cast
+import org.apache.spark.sql.types.StructType
+
+import io.pyhudi.avro.{AvroSchemaConverter, SparkToAvro}
+import io.pyhudi.errors.Errors
+import io.pyhudi.filegroup.BaseFile
+import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+import io.pyhudi.spark.shims.ParquetReaderShim
+import io.pyhudi.storage.Storage
+import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator}
+import io.pyhudi.write.{WriteOperation, WriteSpec}
+
+/** The data schema a write produces, and creating a table for a first write. */
+object TableSchemas {
+
+  /** Spark types as Hudi reads them back after its Avro round trip (bytes and shorts as ints). */
+  def normalise(schema: StructType): StructType =
+    AvroSchemaConverter.toStructType(SparkToAvro.tableSchema(schema, "t"))
+
+  /**
+   * The table's data columns after this write: the stored ones (input types must cast safely to
+   * them) followed by columns the input adds. Every stored column must be in the input, except
+   * for deletes, which need only the key columns.
+   */
+  def resolve(basePath: String, existing: Option[HoodieTable], input: StructType, spec: WriteSpec): StructType = {
+    val incoming = normalise(input)
+    existing.filter(_.timeline.completedWrites.nonEmpty).orElse(existing) match {
+      case None => incoming
+      case Some(table) =>
+        val stored = StructType(TableSchemaResolver.resolve(table).fields.filterNot(f => MetaFields.isMeta(f.name)))
+        val keysOnly = spec.operation == WriteOperation.Delete || spec.operation == WriteOperation.DeletePartition
+        val missing = stored.fieldNames.filterNot(input.fieldNames.contains)
+        if (missing.nonEmpty && !keysOnly) throw Errors.missingColumns(basePath, missing.toSeq)
+        stored.fields.foreach { f =>
+          input.find(_.name == f.name).foreach { in =>
+            val t = incoming(f.name).dataType
+            if (t != f.dataType && !Cast.canUpCast(in.dataType, f.dataType))
+              throw Errors.incompatibleColumn(basePath, f.name, in.dataType.simpleString, f.dataType.simpleString)
+          }
+        }
+        val added = if (keysOnly) Nil else incoming.fields.filterNot(f => stored.fieldNames.contains(f.name)).toSeq
+        StructType(stored.fields ++ added)
+    }
+  }
+
+  /** Writes `hoodie.properties` and the `.hoodie` layout for a first write. */
+  /** @param keyGenProps persisted key generator settings (`hoodie.keygen.timebased.*`) */
+  def create(storage: Storage, basePath: String, spec: WriteSpec, data: StructType,
+      keyGenProps: Map[String, String], conf: Configuration): HoodieTable = {
+    val kg = spec.keyGen
+    val props = Map(
+      TableConfig.Name -> spec.tableName,
+      TableConfig.Type -> spec.tableType.name,
+      TableConfig.RecordKeyFields -> kg.recordKeyFields.mkString(","),
+      TableConfig.KeyGeneratorClass -> kg.generator.className,
+      TableConfig.HiveStylePartitioning -> kg.hiveStyle.toString,
+      TableConfig.UrlEncodePartitioning -> kg.urlEncode.toString,
+      TableConfig.DropPartitionColumns -> "false",
+      TableConfig.CreateSchema -> SparkToAvro.tableSchema(data, spec.tableName).toString,
+      TableConfig.PayloadClass -> spec.payloadClass,
+      "hoodie.compaction.record.merger.strategy" -> "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5",
+      "hoodie.table.timeline.timezone" -> "UTC") ++
+      (if (kg.partitionFields.isEmpty) Map.empty else Map(TableConfig.PartitionFields -> kg.partitionFields.mkString(","))) ++
+      spec.precombineField.map(TableConfig.PrecombineField -> _) ++
+      spec.databaseName.map(TableConfig.DatabaseName -> _) ++
+      keyGenProps
+    TableCreator.create(storage, basePath, props)
+    HoodieTable.open(basePath, conf)
+  }
+
+  /** Reads a stored base file in the full table schema (columns it lacks read as null). */
+  def baseReader(spark: SparkSession, tableSchema: StructType, conf: Configuration): BaseFile => Iterator[InternalRow] = {
+    val reader = ParquetReaderShim.buildReader(spark, tableSchema, tableSchema, Nil, returningBatch = false, conf)
+    (b: BaseFile) => reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
+  }
+}

@@ -1,0 +1,72 @@
+package io.pyhudi.spark.write
+
+import java.util.UUID
+
+import scala.collection.mutable
+
+import org.apache.spark.{Partitioner, TaskContext}
+import org.apache.spark.rdd.RDD
+
+import io.pyhudi.write.{Location, WriteRecord}
+import io.pyhudi.write.handle.{CreateHandle, HandleContext, HandleResult, MergeHandle}
+import io.pyhudi.write.plan.WritePlan
+
+/** Runs write handles on the executors; each file group is written by exactly one task. */
+object WriteExecution {
+
+  /** Routes records to buckets: one Spark partition per bucket. */
+  private final class BucketPartitioner(n: Int) extends Partitioner {
+    override def numPartitions: Int = math.max(1, n)
+    override def getPartition(key: Any): Int = key.asInstanceOf[Int]
+  }
+
+  def writeToken(): String = {
+    val t = TaskContext.get()
+    s"${t.partitionId()}-${t.stageId()}-${t.taskAttemptId()}"
+  }
+
+  /**
+   * Upsert, delete, insert and insert_overwrite: records tagged with their current location go
+   * to that file group's bucket, the others to the partition's insert buckets.
+   */
+  def run(tagged: RDD[(WriteRecord, Option[Location])], plan: WritePlan, ctx: HandleContext,
+      rollover: Boolean): Seq[HandleResult] = {
+    if (plan.numBuckets == 0) return Nil
+    val routed = tagged.flatMap {
+      case (r, Some(loc)) => Some(plan.bucketForUpdate(loc) -> r)
+      case (r, None) if !r.isDelete => Some(plan.bucketForInsert(r.partitionPath, r.key) -> r)
+      case _ => None // deleting a key the table does not hold
+    }
+    routed.partitionBy(new BucketPartitioner(plan.numBuckets)).mapPartitionsWithIndex { (i, it) =>
+      val bucket = plan.buckets(i)
+      val records = it.map(_._2)
+      bucket.base match {
+        case Some(base) if records.hasNext =>
+          val handle = new MergeHandle(ctx, base, bucket.partitionPath, writeToken(), i)
+          records.foreach(handle.add)
+          Iterator.single(handle.write())
+        case Some(_) => Iterator.empty
+        case None =>
+          val handle = new CreateHandle(ctx, bucket.partitionPath, bucket.fileId, writeToken(), i, rollover)
+          try {
+            records.filterNot(_.isDelete).foreach(handle.write)
+            handle.close().iterator
+          } catch { case e: Throwable => handle.abort(); throw e }
+      }
+    }.collect().toSeq
+  }
+
+  /** bulk_insert: every task writes its records into new file groups, one per partition path. */
+  def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext): Seq[HandleResult] =
+    records.mapPartitionsWithIndex { (i, it) =>
+      val handles = mutable.LinkedHashMap.empty[String, CreateHandle]
+      val token = writeToken()
+      try {
+        it.filterNot(_.isDelete).foreach { r =>
+          handles.getOrElseUpdate(r.partitionPath,
+            new CreateHandle(ctx, r.partitionPath, s"${UUID.randomUUID()}-0", token, i)).write(r)
+        }
+        handles.values.flatMap(_.close()).iterator
+      } catch { case e: Throwable => handles.values.foreach(_.abort()); throw e }
+    }.collect().toSeq
+}

@@ -1,0 +1,134 @@
+package io.pyhudi.write
+
+import io.pyhudi.config.WriteConfig
+import io.pyhudi.errors.Errors
+import io.pyhudi.keygen.KeyGenConfig
+import io.pyhudi.table.{TableConfig, TableType}
+import io.pyhudi.write.handle.BloomConfig
+import io.pyhudi.write.plan.FileSizing
+
+/** A write's options, resolved against the table's stored config and checked for conflicts. */
+final case class WriteSpec(
+    tableName: String,
+    databaseName: Option[String],
+    tableType: TableType,
+    operation: WriteOperation,
+    keyGen: KeyGenConfig,
+    precombineField: Option[String],
+    payloadClass: String,
+    indexType: String,
+    bloom: BloomConfig,
+    pruneByRanges: Boolean,
+    updatePartitionPath: Boolean,
+    bucketNum: Int,
+    bucketHashFields: Seq[String],
+    sizing: FileSizing,
+    codec: String,
+    blockSize: Long,
+    pageSize: Int,
+    combine: Boolean,
+    sortMode: String,
+    partitionsToDelete: Seq[String]) {
+
+  def isGlobalIndex: Boolean = indexType.startsWith("GLOBAL_")
+  def isBucketIndex: Boolean = indexType == "BUCKET"
+  def isBloomIndex: Boolean = indexType.endsWith("BLOOM")
+}
+
+object WriteSpec {
+
+  /** Settings of the timestamp-based key generator, persisted in the table config. */
+  val TimestampKeyGenPrefix = "hoodie.keygen.timebased."
+
+  /** Table-config keys whose stored values a write takes when the options do not set them. */
+  private val Inherited: Seq[(String, String)] = Seq(
+    "hoodie.datasource.write.recordkey.field" -> TableConfig.RecordKeyFields,
+    "hoodie.datasource.write.partitionpath.field" -> TableConfig.PartitionFields,
+    "hoodie.datasource.write.keygenerator.class" -> TableConfig.KeyGeneratorClass,
+    "hoodie.datasource.write.hive_style_partitioning" -> TableConfig.HiveStylePartitioning,
+    "hoodie.datasource.write.partitionpath.urlencode" -> TableConfig.UrlEncodePartitioning,
+    WriteConfig.PrecombineField.key -> TableConfig.PrecombineField,
+    WriteConfig.PayloadClass.key -> TableConfig.PayloadClass,
+    WriteConfig.TableType.key -> TableConfig.Type,
+    WriteConfig.TableName.key -> TableConfig.Name)
+
+  /**
+   * @param existing the table's config when the table exists
+   * @param schema   the input's schema (the default precombine field applies only if present)
+   */
+  def resolve(options: Map[String, String], existing: Option[TableConfig], schema: org.apache.spark.sql.types.StructType): WriteSpec = {
+    existing.foreach(c => checkConflicts(options, c))
+    // Stored values fill the options a write leaves out (conflicts were rejected above).
+    val inherited = existing.toSeq.flatMap { c =>
+      Inherited.flatMap { case (opt, prop) => c.get(prop).map(opt -> _) } ++
+        c.props.filter(_._1.startsWith(TimestampKeyGenPrefix))
+    }
+    val provided = options.keySet.map(_.toLowerCase(java.util.Locale.ROOT))
+    val opts = inherited.filterNot { case (k, _) => provided(k.toLowerCase(java.util.Locale.ROOT)) }.toMap ++ options
+    val operation = WriteConfig.Operation.from(opts).get
+    val tableName = WriteConfig.TableName.from(opts)
+      .getOrElse(throw Errors.missingOption(WriteConfig.TableName.key, "when a write creates a table"))
+    val precombine = existing.flatMap(_.precombineField).orElse {
+      WriteConfig.PrecombineField.lookup(options).orElse(
+        WriteConfig.PrecombineField.default.filter(schema.fieldNames.contains))
+    }
+    precombine.foreach { f =>
+      if (!schema.fieldNames.contains(f) && operation != WriteOperation.Delete &&
+        operation != WriteOperation.DeletePartition)
+        throw Errors.missingColumn(WriteConfig.PrecombineField.key, f, schema.fieldNames.toSeq)
+    }
+    val keyGen = KeyGenConfig.fromOptions(opts, schema)
+    val isInsertLike = Set[WriteOperation](WriteOperation.Insert, WriteOperation.BulkInsert,
+      WriteOperation.InsertOverwrite, WriteOperation.InsertOverwriteTable)
+    WriteSpec(
+      tableName = tableName,
+      databaseName = WriteConfig.DatabaseName.from(opts),
+      tableType = TableType.parse(WriteConfig.TableType.from(opts).get).get,
+      operation = operation,
+      keyGen = keyGen,
+      precombineField = precombine,
+      payloadClass = WriteConfig.PayloadClass.from(opts).get,
+      indexType = WriteConfig.IndexType.from(opts).get,
+      bloom = BloomConfig(WriteConfig.BloomNumEntries.from(opts).get, WriteConfig.BloomFpp.from(opts).get,
+        WriteConfig.BloomFilterType.from(opts).get, WriteConfig.BloomMaxEntries.from(opts).get),
+      pruneByRanges = WriteConfig.BloomPruneByRanges.from(opts).get,
+      updatePartitionPath =
+        if (WriteConfig.IndexType.from(opts).get == "GLOBAL_SIMPLE") WriteConfig.SimpleUpdatePartitionPath.from(opts).get
+        else WriteConfig.BloomUpdatePartitionPath.from(opts).get,
+      bucketNum = WriteConfig.BucketNum.from(opts).get,
+      bucketHashFields = WriteConfig.BucketHashField.from(opts).map(_.split(',').map(_.trim).toSeq)
+        .getOrElse(keyGen.recordKeyFields),
+      sizing = FileSizing(WriteConfig.SmallFileLimit.from(opts).get, WriteConfig.MaxFileSize.from(opts).get,
+        WriteConfig.RecordSizeEstimate.from(opts).get),
+      codec = WriteConfig.CompressionCodec.from(opts).get,
+      blockSize = WriteConfig.ParquetBlockSize.from(opts).get,
+      pageSize = WriteConfig.ParquetPageSize.from(opts).get,
+      combine =
+        if (operation == WriteOperation.Upsert) WriteConfig.CombineBeforeUpsert.from(opts).get
+        else if (operation == WriteOperation.Delete) WriteConfig.CombineBeforeDelete.from(opts).get
+        else if (isInsertLike(operation)) WriteConfig.CombineBeforeInsert.from(opts).get
+        else false,
+      sortMode = WriteConfig.BulkInsertSortMode.from(opts).get,
+      partitionsToDelete = WriteConfig.PartitionsToDelete.from(opts).toSeq
+        .flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty))
+  }
+
+  private def lookup(options: Map[String, String], key: String): Option[String] =
+    options.collectFirst { case (k, v) if k.equalsIgnoreCase(key) && v.trim.nonEmpty => v.trim }
+
+  /** A write may not change what identifies records or where they live. */
+  private def checkConflicts(options: Map[String, String], c: TableConfig): Unit = {
+    def check(opt: String, stored: Option[String], normalise: String => String = identity): Unit =
+      for (value <- lookup(options, opt); have <- stored if normalise(value) != normalise(have))
+        throw Errors.conflictingTableConfig(c.basePath, opt, value, have)
+    val list: String => String = _.split(',').map(_.trim).mkString(",")
+    check("hoodie.datasource.write.recordkey.field", c.get(TableConfig.RecordKeyFields), list)
+    check("hoodie.datasource.write.partitionpath.field", Some(c.partitionFields.mkString(",")), list)
+    check(WriteConfig.TableType.key, Some(c.tableType.name), _.toUpperCase(java.util.Locale.ROOT))
+    check(WriteConfig.TableName.key, c.get(TableConfig.Name))
+    check("hoodie.datasource.write.keygenerator.class", c.keyGeneratorClass)
+    check("hoodie.datasource.write.hive_style_partitioning", Some(c.hiveStylePartitioning.toString), _.toLowerCase)
+    check("hoodie.datasource.write.partitionpath.urlencode", Some(c.urlEncodePartitioning.toString), _.toLowerCase)
+    check(WriteConfig.PrecombineField.key, c.precombineField)
+  }
+}

@@ -1,0 +1,51 @@
+package io.pyhudi.write.handle
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import io.pyhudi.filegroup.PartitionMetafile
+import io.pyhudi.index.bloom.BaseFileFooter
+import io.pyhudi.storage.Storage
+import io.pyhudi.write.commit.{IOType, Markers}
+
+/**
+ * One base file being written by a handle: marker first, then the file, tracking the record
+ * keys for the footer's bloom filter and key range.
+ */
+private[handle] final class FileWrite(
+    ctx: HandleContext,
+    storage: Storage,
+    val partitionPath: String,
+    val fileId: String,
+    writeToken: String,
+    ioType: IOType) {
+
+  val fileName = s"${fileId}_${writeToken}_${ctx.instantTime}.parquet"
+  private val started = System.currentTimeMillis()
+  private val bloom = ctx.bloom.newFilter()
+  private var minKey: String = _
+  private var maxKey: String = _
+  var written = 0L
+
+  PartitionMetafile.ensure(storage, ctx.basePath, partitionPath, ctx.instantTime)
+  new Markers(storage, ctx.basePath, ctx.instantTime).create(partitionPath, fileName, ioType)
+  private val writer = ctx.writers.open(ctx.absolutePath(partitionPath, fileName))
+
+  def write(key: String, row: InternalRow): Unit = {
+    writer.write(row)
+    bloom.add(key)
+    if (minKey == null || key < minKey) minKey = key
+    if (maxKey == null || key > maxKey) maxKey = key
+    written += 1
+  }
+
+  def dataSize: Long = writer.dataSize
+
+  def close(prevCommit: Option[String], inserts: Long, updates: Long, deletes: Long): HandleResult = {
+    val footer = if (written == 0) Map.empty[String, String] else BaseFileFooter.metadata(bloom, minKey, maxKey)
+    val size = writer.close(footer)
+    HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, fileName), prevCommit,
+      written, inserts, updates, deletes, size, minKey, maxKey, System.currentTimeMillis() - started)
+  }
+
+  def abort(): Unit = writer.abort()
+}

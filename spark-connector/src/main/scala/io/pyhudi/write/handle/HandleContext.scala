@@ -1,0 +1,50 @@
+package io.pyhudi.write.handle
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.unsafe.types.UTF8String
+
+import io.pyhudi.index.bloom.BloomFilter
+import io.pyhudi.merge.MergeMode
+import io.pyhudi.storage.SerializableConfiguration
+
+/** Bloom filter settings for base file footers. */
+final case class BloomConfig(numEntries: Int, fpp: Double, filterType: String, maxEntries: Int) {
+  def newFilter(): BloomFilter =
+    if (filterType.equalsIgnoreCase("SIMPLE")) BloomFilter.simple(numEntries, fpp)
+    else BloomFilter.dynamic(numEntries, fpp, maxEntries)
+}
+
+/**
+ * What every handle of one write needs, built on the driver.
+ *
+ * @param tableSchema     meta columns followed by the data columns
+ * @param orderingOrdinal the precombine field's ordinal in `tableSchema`
+ * @param readBase        reads a base file's rows in `tableSchema` (Spark's parquet reader)
+ */
+final case class HandleContext(
+    basePath: String,
+    instantTime: String,
+    tableSchema: StructType,
+    mergeMode: MergeMode,
+    orderingOrdinal: Option[Int],
+    bloom: BloomConfig,
+    maxFileSize: Long,
+    conf: SerializableConfiguration,
+    writers: BaseFileWriterFactory,
+    readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow]) {
+
+  def dataWidth: Int = tableSchema.size - 5
+
+  def absolutePath(partitionPath: String, fileName: String): String =
+    if (partitionPath.isEmpty) s"$basePath/$fileName" else s"$basePath/$partitionPath/$fileName"
+
+  def relativePath(partitionPath: String, fileName: String): String =
+    if (partitionPath.isEmpty) fileName else s"$partitionPath/$fileName"
+
+  /** The five meta values of a record this instant writes. */
+  def metaRow(seqNo: String, key: String, partitionPath: String, fileName: String): InternalRow =
+    new GenericInternalRow(Array[Any](UTF8String.fromString(instantTime), UTF8String.fromString(seqNo),
+      UTF8String.fromString(key), UTF8String.fromString(partitionPath), UTF8String.fromString(fileName)))
+}

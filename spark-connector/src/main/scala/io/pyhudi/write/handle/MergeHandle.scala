@@ -1,0 +1,80 @@
+package io.pyhudi.write.handle
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, Expression, JoinedRow, Literal, UnsafeProjection}
+import org.apache.spark.sql.types.StringType
+import org.apache.spark.unsafe.types.UTF8String
+
+import io.pyhudi.filegroup.BaseFile
+import io.pyhudi.merge.{MergeMode, OrderingValues}
+import io.pyhudi.storage.Storage
+import io.pyhudi.write.WriteRecord
+import io.pyhudi.write.commit.IOType
+
+/**
+ * Rewrites one file group's base file with incoming records merged in (copy-on-write): a stored
+ * record with an incoming update is replaced (or kept, under event-time ordering, when it has
+ * the larger ordering value), one with an incoming delete is dropped, every other stored record
+ * is carried over with its commit time and sequence number, and incoming keys the file did not
+ * hold are appended as inserts.
+ */
+final class MergeHandle(
+    ctx: HandleContext,
+    base: BaseFile,
+    partitionPath: String,
+    writeToken: String,
+    taskPartition: Int) {
+
+  private val incoming = mutable.LinkedHashMap.empty[String, WriteRecord]
+
+  /** Adds an incoming record; for a repeated key the later one wins (de-duplication ran before). */
+  def add(record: WriteRecord): Unit = incoming.update(record.key, record)
+
+  def write(): HandleResult = {
+    val storage = new Storage(ctx.conf.value)
+    val file = new FileWrite(ctx, storage, partitionPath, base.fileId, writeToken, IOType.Merge)
+    try {
+      val carry = carryOver(file.fileName)
+      val joined = new JoinedRow()
+      var seq = 0L
+      var updates, deletes = 0L
+      def writeNew(r: WriteRecord): Unit = {
+        file.write(r.key, joined(ctx.metaRow(s"${ctx.instantTime}_${taskPartition}_$seq", r.key,
+          partitionPath, file.fileName), r.row))
+        seq += 1
+      }
+      ctx.readBase(base).foreach { stored =>
+        val key = stored.getUTF8String(2).toString
+        incoming.remove(key) match {
+          case None => file.write(key, carry(stored))
+          case Some(r) if r.isDelete => deletes += 1
+          case Some(r) =>
+            val keepStored = ctx.mergeMode == MergeMode.EventTime && r.ordering != null &&
+              OrderingValues.compare(orderingOf(stored), r.ordering) > 0
+            if (keepStored) file.write(key, carry(stored)) else { writeNew(r); updates += 1 }
+        }
+      }
+      var inserts = 0L
+      incoming.valuesIterator.filterNot(_.isDelete).foreach { r => writeNew(r); inserts += 1 }
+      file.close(Some(base.instant), inserts, updates, deletes)
+    } catch {
+      case e: Throwable => file.abort(); throw e
+    }
+  }
+
+  private def orderingOf(row: InternalRow): Any = ctx.orderingOrdinal match {
+    case Some(o) if !row.isNullAt(o) => row.get(o, ctx.tableSchema(o).dataType)
+    case _ => null
+  }
+
+  /** Stored rows keep everything but `_hoodie_file_name`, which names the new file. */
+  private def carryOver(fileName: String): InternalRow => InternalRow = {
+    val exprs: Seq[Expression] = ctx.tableSchema.fields.toSeq.zipWithIndex.map {
+      case (_, 4) => Literal(UTF8String.fromString(fileName), StringType)
+      case (f, i) => BoundReference(i, f.dataType, f.nullable)
+    }
+    UnsafeProjection.create(exprs)
+  }
+}
