@@ -116,7 +116,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     work = args.dir or tempfile.mkdtemp(prefix="pyhudi-bench-")
     os.makedirs(work, exist_ok=True)
     spark = session(args.master)
-    results: List[Tuple[str, int, float]] = []
+    results: List[Tuple[str, int, float, Optional[int]]] = []
+
+    def table_rows(path: str) -> int:
+        # Untimed sanity check: an upsert of existing keys must not change the row count.
+        return spark.read.format("pyhudi").load(path).count()
+
     try:
         print(f"generating {args.rows} rows ...", file=sys.stderr)
         data = generate(spark, args.rows)
@@ -133,24 +138,24 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         print("a) parquet baseline ...", file=sys.stderr)
         parquet_s = timed(lambda: data.write.mode("overwrite").parquet(os.path.join(work, "baseline.parquet")))
-        results.append(("a) df.write.parquet", args.rows, parquet_s))
+        results.append(("a) df.write.parquet", args.rows, parquet_s, None))
 
         base = os.path.join(work, "bloom_table")
         print("b) bulk_insert ...", file=sys.stderr)
         load_s = timed(lambda: hudi_write(data, base, "bench", "bulk_insert", "BLOOM", args.buckets))
-        results.append(("b) pyhudi bulk_insert", args.rows, load_s))
+        results.append(("b) pyhudi bulk_insert", args.rows, load_s, table_rows(base)))
 
         print("c) upsert of the update batch ...", file=sys.stderr)
         upsert_s = timed(lambda: hudi_write(updates, base, "bench", "upsert", "BLOOM", args.buckets))
-        results.append((f"c) upsert {n_updates} keys (BLOOM)", n_updates, upsert_s))
+        results.append((f"c) upsert {n_updates} keys (BLOOM)", n_updates, upsert_s, table_rows(base)))
 
         for index in indexes:
             path = os.path.join(work, f"table_{index.lower()}")
             print(f"d) {index}: load, then upsert ...", file=sys.stderr)
             t_load = timed(lambda: hudi_write(data, path, f"bench_{index.lower()}", "bulk_insert", index, args.buckets))
-            results.append((f"d) {index} load (bulk_insert)", args.rows, t_load))
+            results.append((f"d) {index} load (bulk_insert)", args.rows, t_load, table_rows(path)))
             t_up = timed(lambda: hudi_write(updates, path, f"bench_{index.lower()}", "upsert", index, args.buckets))
-            results.append((f"d) {index} upsert {n_updates} keys", n_updates, t_up))
+            results.append((f"d) {index} upsert {n_updates} keys", n_updates, t_up, table_rows(path)))
             if not args.keep:
                 shutil.rmtree(path, ignore_errors=True)
 
@@ -164,21 +169,25 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
-def print_table(results: List[Tuple[str, int, float]], parquet_s: float, load_s: float, args: argparse.Namespace) -> None:
+def print_table(results: List[Tuple[str, int, float, Optional[int]]], parquet_s: float, load_s: float, args: argparse.Namespace) -> None:
     import pyspark
 
     import pyhudi
 
     print(f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
           f"{args.rows} rows, {PARTITIONS} partitions, update fraction {args.update_fraction}")
-    header = f"{'step':<40} {'rows':>10} {'seconds':>9} {'rows/s':>11} {'x parquet':>10} {'x load':>8}"
+    header = (f"{'step':<40} {'rows':>10} {'seconds':>9} {'rows/s':>11} {'x parquet':>10} {'x load':>8}"
+              f" {'table rows':>11}")
     print(header)
     print("-" * len(header))
-    for step, rows, seconds in results:
+    for step, rows, seconds, after in results:
         rate = rows / seconds if seconds > 0 else float("inf")
-        print(f"{step:<40} {rows:>10} {seconds:>9.2f} {rate:>11.0f} {seconds / parquet_s:>10.2f} {seconds / load_s:>8.2f}")
-    print("\nx parquet: time / time of a); x load: time / time of b). Timings vary run to run; "
-          "compare within one run.")
+        flag = "" if after is None or after == args.rows else "  <- expected " + str(args.rows)
+        print(f"{step:<40} {rows:>10} {seconds:>9.2f} {rate:>11.0f} {seconds / parquet_s:>10.2f} {seconds / load_s:>8.2f}"
+              f" {'' if after is None else after:>11}{flag}")
+    print("\nx parquet: time / time of a); x load: time / time of b). table rows: rows read back after "
+          "the step (untimed); upserts touch existing keys only, so it stays at the load's count.\n"
+          "Timings vary run to run and with other load on the machine; compare within one run.")
 
 
 if __name__ == "__main__":
