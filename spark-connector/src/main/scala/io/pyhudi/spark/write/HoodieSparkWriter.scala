@@ -113,7 +113,7 @@ object HoodieSparkWriter {
           val old = TableFiles.load(table,
             if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
           val tagged = records.map(r => (r, Option.empty[Location]))
-          val plan = planInserts(tagged, Map.empty, TableFiles.Empty, spec, table, useSmallFiles = false)
+          val plan = planInserts(tagged, Map.empty, Map.empty, spec, table, useSmallFiles = false)
           txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
         case _ =>
@@ -128,8 +128,9 @@ object HoodieSparkWriter {
             val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK_SER)
             val updates = persisted.flatMap(_._2).distinct().collect().toSeq
             val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
-            val insertFiles = TableFiles(files.byPartition)
-            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, insertFiles, spec, table,
+            // Merge-on-read: small-file inserts rewrite only base files without log files.
+            val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
+            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, small, spec, table,
               useSmallFiles = true))
           }
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), insertCounts(tagged)))
@@ -152,9 +153,9 @@ object HoodieSparkWriter {
     tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.map(_._1.partitionPath).countByValue().toMap
 
   private def planInserts(tagged: RDD[(WriteRecord, Option[Location])],
-      updates: Map[Location, io.pyhudi.filegroup.BaseFile], files: TableFiles, spec: WriteSpec,
-      table: HoodieTable, useSmallFiles: Boolean): WritePlan =
-    WritePlanner.plan(updates, insertCounts(tagged), files.byPartition,
+      updates: Map[Location, io.pyhudi.filegroup.BaseFile], smallFiles: Map[String, Seq[io.pyhudi.filegroup.BaseFile]],
+      spec: WriteSpec, table: HoodieTable, useSmallFiles: Boolean): WritePlan =
+    WritePlanner.plan(updates, insertCounts(tagged), smallFiles,
       spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 
