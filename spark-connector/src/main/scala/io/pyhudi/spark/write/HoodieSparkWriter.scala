@@ -52,8 +52,6 @@ object HoodieSparkWriter {
       if (!t.config.populateMetaFields)
         throw Errors.unsupportedWrite(s"writing tables with hoodie.populate.meta.fields=false ($path)")
     }
-    if (spec.tableType == TableType.MergeOnRead)
-      throw Errors.unsupportedWrite("writing MERGE_ON_READ tables (hoodie.datasource.write.table.type)")
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
     val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
@@ -77,7 +75,10 @@ object HoodieSparkWriter {
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
     val op = spec.operation
-    val action = if (op.isReplace) Action.ReplaceCommit else Action.Commit
+    val action =
+      if (op.isReplace) Action.ReplaceCommit
+      else if (spec.tableType == TableType.MergeOnRead) Action.DeltaCommit
+      else Action.Commit
     val txn = new WriteTransaction(table, action, op.metadataName)
     val ctx = HandleContext(table.basePath, txn.instantTime, tableSchema,
       MergeMode.fromPayloadClass(Some(spec.payloadClass)),
@@ -117,7 +118,7 @@ object HoodieSparkWriter {
           txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
         case _ =>
-          val (tagged, plan) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
+          val (tagged, plan, files) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
           else {
             val partitions = records.map(_.partitionPath).distinct().collect().toSeq
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
@@ -131,10 +132,12 @@ object HoodieSparkWriter {
             // Merge-on-read: small-file inserts rewrite only base files without log files.
             val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
             (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, small, spec, table,
-              useSmallFiles = true))
+              useSmallFiles = true), files)
           }
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), insertCounts(tagged)))
-          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex), Map.empty[String, Seq[String]])
+          val appends = if (spec.tableType == TableType.MergeOnRead) appendTargets(plan, files, spec) else Map.empty[Int, AppendTarget]
+          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
+            Map.empty[String, Seq[String]])
       }
       commit(txn, results, schemaJson, replacedIds)
     } catch {
@@ -159,9 +162,29 @@ object HoodieSparkWriter {
       spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 
+  /**
+   * Merge-on-read: updates and deletes of an existing file group go to a new log file of its
+   * latest slice. A base-only slice that takes small-file inserts is rewritten instead, as Apache
+   * Hudi does when its index cannot see keys in log files; with the bucket index every existing
+   * group takes log files.
+   */
+  private def appendTargets(plan: WritePlan, files: TableFiles, spec: WriteSpec): Map[Int, AppendTarget] = {
+    val insertBuckets = plan.insertTargets.values.flatMap(_.map(_._1)).toSet
+    plan.buckets.flatMap { b =>
+      for {
+        base <- b.base
+        if spec.isBucketIndex || !insertBuckets(b.index)
+        slice <- files.slice(b.partitionPath, b.fileId)
+      } yield {
+        val versions = slice.logFiles.filter(_.baseInstant == slice.baseInstant).map(_.version)
+        b.index -> AppendTarget(slice.baseInstant, base.name, if (versions.isEmpty) 1 else versions.max + 1)
+      }
+    }.toMap
+  }
+
   /** BUCKET index: the file group follows from the key, no lookup. */
   private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable)
-      : (RDD[(WriteRecord, Option[Location])], WritePlan) = {
+      : (RDD[(WriteRecord, Option[Location])], WritePlan, TableFiles) = {
     val n = spec.bucketNum
     val fields = spec.bucketHashFields
     val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
@@ -176,7 +199,7 @@ object HoodieSparkWriter {
     }.toIndexedSeq
     val plan = WritePlan(buckets, buckets.map(b => Location(b.partitionPath, b.fileId) -> b.index).toMap, Map.empty)
     val locations = groups.zip(buckets).map { case (g, b) => g -> Location(b.partitionPath, b.fileId) }.toMap
-    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan)
+    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan, files)
   }
 
   private def commit(txn: WriteTransaction, results: Seq[HandleResult], schemaJson: String,
