@@ -8,7 +8,17 @@
 
 from pyhudi.options import QueryType
 from pyhudi.reader import read
+from pyhudi.services import compact, run_pending_compactions, schedule_compaction
 from pyhudi.session import configure_spark, jar_path
 from pyhudi.version import __version__
 
-__all__ = ["__version__", "jar_path", "configure_spark", "read", "QueryType"]
+__all__ = [
+    "__version__",
+    "jar_path",
+    "configure_spark",
+    "read",
+    "QueryType",
+    "compact",
+    "schedule_compaction",
+    "run_pending_compactions",
+]

@@ -13,6 +13,8 @@ import io.pyhudi.errors.Errors
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+import io.pyhudi.services.compaction.CompactionPlanner
+import io.pyhudi.spark.services.Compactor
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -56,10 +58,16 @@ object HoodieSparkWriter {
     val created = existing.isEmpty
     val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
     val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
-    try run(spark, WriteTransaction.rollbackFailedWrites(table) match {
-      case Nil => table
-      case _ => HoodieTable.open(basePath, conf)
-    }, spec, df, tableData, conf)
+    val written = try {
+      val recovered = WriteTransaction.rollbackFailedWrites(table) match {
+        case Nil => table
+        case _ => table.reload()
+      }
+      // Logs are always written against a completed slice: finish scheduled compactions first.
+      val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
+      run(spark, ready, spec, df, tableData, conf)
+      ready
+    }
     catch {
       case e: Throwable if created =>
         // A first write that fails leaves no table behind.
@@ -67,6 +75,7 @@ object HoodieSparkWriter {
         else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
         throw e
     }
+    if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
   }
 
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
@@ -148,6 +157,12 @@ object HoodieSparkWriter {
       records.unpersist(blocking = false)
     }
   }
+
+  /** `hoodie.compact.inline`: compact (or only schedule) after enough delta commits. */
+  private def compactInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =
+    if (WriteConfig.CompactInline.from(options).get &&
+      CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
+      Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
 
   private def replaced(files: TableFiles): Map[String, Seq[String]] =
     files.byPartition.map { case (p, bs) => p -> bs.map(_.fileId) }.filter(_._2.nonEmpty)
