@@ -166,6 +166,10 @@ object Errors {
       s"Record key fields ${fields.mkString(", ")} are all null or empty in a row to write " +
         s"(key '$key'); at least one of them must have a value")
 
+  def nullInNonNullableAvro(field: String, avroType: String): InvalidRecordException =
+    new InvalidRecordException(
+      s"Field '$field' is null in a row to write, but its Avro type $avroType has no null branch")
+
   def invalidPartitionValue(field: String, value: String, why: String): InvalidRecordException =
     new InvalidRecordException(
       s"Partition field '$field' has value '$value', which gives no partition path: $why")
