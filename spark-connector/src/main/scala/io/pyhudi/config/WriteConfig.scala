@@ -216,6 +216,9 @@ object WriteConfig {
     "hoodie.datasource.write.partitions.to.delete", None,
     "delete_partition: comma-separated partition paths to delete (as stored, e.g. city=paris).")
 
+  val LogFileMaxSize: ConfigEntry[Long] = long("hoodie.logfile.max.size", 1073741824L,
+    "Merge-on-read: a write's log file for one file slice rolls over to the next log version at this size.")
+
   val CompactInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.compact.inline", default = false,
     "Merge-on-read: after a delta commit, compact when hoodie.compact.inline.max.delta.commits " +
       "delta commits have completed since the last compaction.")
@@ -235,6 +238,6 @@ object WriteConfig {
     BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
     BucketNum, BucketHashField, SmallFileLimit, MaxFileSize, RecordSizeEstimate, CompressionCodec,
     ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
-    CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, CompactInline,
+    CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
     CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo)
 }

@@ -94,7 +94,7 @@ object HoodieSparkWriter {
       spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),
       spec.bloom, spec.sizing.maxFileSize, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, spec.codec, spec.blockSize, spec.pageSize),
-      TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName)
+      TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
     if (op == WriteOperation.DeletePartition) {

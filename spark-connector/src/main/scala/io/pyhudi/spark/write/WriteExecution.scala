@@ -50,7 +50,7 @@ object WriteExecution {
           val handle = new AppendHandle(ctx, bucket.partitionPath, bucket.fileId, t.baseInstant,
             t.baseFileName, t.nextLogVersion, writeToken(), i)
           records.foreach(handle.add)
-          Iterator.single(handle.write())
+          handle.write().iterator
         case Some(base) if records.hasNext =>
           val handle = new MergeHandle(ctx, base, bucket.partitionPath, writeToken(), i)
           records.foreach(handle.add)

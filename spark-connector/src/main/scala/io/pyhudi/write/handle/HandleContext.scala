@@ -26,6 +26,7 @@ final case class BloomConfig(numEntries: Int, fpp: Double, filterType: String, m
  * @param orderingOrdinal the precombine field's ordinal in `tableSchema`
  * @param readBase        reads a base file's rows in `tableSchema` (Spark's parquet reader)
  * @param tableName       `hoodie.table.name`, which names the Avro record of log blocks
+ * @param maxLogFileSize  size at which a merge-on-read append rolls over to the next log file
  */
 final case class HandleContext(
     basePath: String,
@@ -38,7 +39,8 @@ final case class HandleContext(
     conf: SerializableConfiguration,
     writers: BaseFileWriterFactory,
     readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow],
-    tableName: String) {
+    tableName: String,
+    maxLogFileSize: Long = 1073741824L) {
 
   def dataWidth: Int = tableSchema.size - 5
 

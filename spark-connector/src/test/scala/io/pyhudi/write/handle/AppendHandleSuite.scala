@@ -60,7 +60,7 @@ class AppendHandleSuite extends AnyFunSuite {
     handle.add(WriteRecord("key-new", Partition, row(100L, "key-new", "rider-N", 11.5), 100L, isDelete = false))
     handle.add(WriteRecord("key-gone", Partition, null, null, isDelete = true))
     handle.add(WriteRecord("key-upd", Partition, row(101L, "key-upd", "rider-U", -2.0), 101L, isDelete = false))
-    (handle.write(), handle.fileName)
+    (handle.write().head, handle.fileName)
   }
 
   test("nextVersion continues after the slice's highest log version and ignores other slices") {
@@ -118,13 +118,28 @@ class AppendHandleSuite extends AnyFunSuite {
     val handle = new AppendHandle(context(basePath), Partition, FileId, BaseInstant, BaseName,
       LogFile.nextVersion(logFiles(basePath), FileId, BaseInstant), "0-7-9", 0)
     handle.add(WriteRecord("key-x", Partition, null, null, isDelete = true))
-    val result = handle.write()
+    val result = handle.write().head
     assert(result.logVersion.contains(3) && result.numWrites == 0 && result.numDeletes == 1)
     assert(LogFormatReader.read(storage, s"$basePath/${result.relativePath}").toList.map(_.getClass) ==
       Seq(classOf[DeleteBlock]))
     val again = new AppendHandle(context(basePath), Partition, FileId, BaseInstant, BaseName, 3, "0-7-9", 0)
     again.add(WriteRecord("key-y", Partition, null, null, isDelete = true))
     intercept[Exception](again.write())
+  }
+
+  test("upserts roll over to the next log version past hoodie.logfile.max.size; deletes go last") {
+    val basePath = tableCopy()
+    val ctx = context(basePath).copy(maxLogFileSize = 1L)
+    val handle = new AppendHandle(ctx, Partition, FileId, BaseInstant, BaseName, 2, "0-7-9", 1)
+    handle.add(WriteRecord("key-a", Partition, row(1L, "key-a", "rider-A", 1.0), 1L, isDelete = false))
+    handle.add(WriteRecord("key-b", Partition, row(2L, "key-b", "rider-B", 2.0), 2L, isDelete = false))
+    handle.add(WriteRecord("key-gone", Partition, null, null, isDelete = true))
+    val results = handle.write()
+    assert(results.map(_.logVersion.get) == Seq(2, 3))
+    assert(results.map(r => (r.numWrites, r.numDeletes)) == Seq((1L, 0L), (1L, 1L)))
+    assert(LogFormatReader.read(storage, s"$basePath/${results(1).relativePath}").toList.map(_.getClass) ==
+      Seq(classOf[AvroDataBlock], classOf[DeleteBlock]))
+    assert(logFiles(basePath).map(_.version) == Seq(1, 2, 3))
   }
 
   test("FileSliceReader merges the appended records and deletes over the slice") {
