@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Scala unit suites, the connector jar, the Python package, the full
-# integration suite on the pinned PySpark, and the corpus conformance plus write round trips
-# on the oldest supported
-# PySpark. Ends with one summary line "N passed, N failed".
+# integration suite on the pinned PySpark, and the corpus conformance plus write round trips on
+# the oldest supported PySpark. Ends with one summary line "N passed, N failed".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
