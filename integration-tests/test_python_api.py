@@ -30,6 +30,7 @@ def test_exports_and_version():
     assert set(pyhudi.__all__) == {
         "__version__", "jar_path", "configure_spark", "read", "write",
         "QueryType", "WriteOperation", "IndexType", "TableType",
+        "compact", "schedule_compaction", "run_pending_compactions",
     }
     version_sbt = (harness.REPO_ROOT / "version.sbt").read_text()
     assert f'"{pyhudi.__version__}"' in version_sbt, "installed pyhudi is stale: pip install ."

@@ -216,10 +216,21 @@ def test_record_key_conflicting_with_the_table(spark, existing):
     _assert_next_write_works(spark, existing, "record key amount vs rk")
 
 
-def test_merge_on_read_is_not_supported_yet(spark, tmp_path):
-    path = tmp_path / "mor"
-    message = _error_of(spark, ROWS, path, {**OPTIONS, "hoodie.datasource.write.table.type": "MERGE_ON_READ"})
-    _assert_mentions(message, r"(?i)not supported yet", r"MERGE_ON_READ")
+UNSUPPORTED = {
+    "no meta fields": ({"hoodie.populate.meta.fields": "false"}, r"hoodie\.populate\.meta\.fields"),
+    "custom key generator": (
+        {"hoodie.datasource.write.keygenerator.class": "com.example.NoSuchKeyGenerator"},
+        r"com\.example\.NoSuchKeyGenerator",
+    ),
+}
+
+
+@pytest.mark.parametrize("what", list(UNSUPPORTED))
+def test_unsupported_feature_on_create(spark, tmp_path, what):
+    extra, names = UNSUPPORTED[what]
+    path = tmp_path / "unsupported"
+    message = _error_of(spark, ROWS, path, {**OPTIONS, **extra})
+    _assert_mentions(message, r"(?i)not supported", names)
     _assert_no_table(path)
 
 
