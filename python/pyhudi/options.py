@@ -208,7 +208,11 @@ class IndexType(_StrEnum):
 
 
 class TableType(_StrEnum):
-    """Value of :data:`TABLE_TYPE`. Only copy-on-write tables can be written for now."""
+    """Value of :data:`TABLE_TYPE`."""
 
     COPY_ON_WRITE = "COPY_ON_WRITE"
+    """Every write rewrites the touched file groups as new base files (``commit``)."""
+
     MERGE_ON_READ = "MERGE_ON_READ"
+    """Updates and deletes go to log files merged on read (``deltacommit``); compaction folds
+    them into base files."""

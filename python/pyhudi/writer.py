@@ -1,4 +1,4 @@
-"""Typed entry point for writing a DataFrame into a Hudi table (copy-on-write)."""
+"""Typed entry point for writing a DataFrame into a Hudi table."""
 
 import os
 from enum import Enum
@@ -65,7 +65,8 @@ def write(
         ``insert_overwrite``, ``insert_overwrite_table`` or ``delete_partition``.
     :param index_type: ``BLOOM`` (default), ``SIMPLE``, ``GLOBAL_BLOOM``, ``GLOBAL_SIMPLE``
         or ``BUCKET``.
-    :param table_type: ``COPY_ON_WRITE`` (default; the only one supported for now).
+    :param table_type: ``COPY_ON_WRITE`` (default) or ``MERGE_ON_READ``; used when the write
+        creates the table.
     :param mode: Spark save mode: ``append`` (default here: write into the table, creating
         it if absent), ``overwrite`` (replace all data of an existing table as a new
         replacecommit), ``ignore`` (do nothing if a table exists), ``error`` /
