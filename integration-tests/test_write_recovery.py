@@ -51,7 +51,8 @@ WRITER = textwrap.dedent(
     options = json.loads(sys.argv[4])
     builder = (
         SparkSession.builder.master("local[2]").appName("pyhudi-killed-writer")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
     )
     spark = pyhudi.configure_spark(builder).getOrCreate()
@@ -89,18 +90,19 @@ def _new_pending(path: Path, known: Set[str]) -> Optional[str]:
     return pending[0] if pending else None
 
 
-def _kill_writer_mid_write(path: Path, operation: str, rows: int) -> Tuple[Optional[str], List[Path]]:
+def _kill_writer_mid_write(path: Path, log: Path, operation: str, rows: int) -> Tuple[Optional[str], List[Path]]:
     """Run the writer; return the pending instant it was killed in and the files of that
     instant present at the kill, or (None, []) when it finished before it could be caught."""
     known = {i for i, _ in harness.completed_instants(path)} | set(harness.pending_instants(path))
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path), operation, str(rows), json.dumps(OPTIONS)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # its own process group: the JVM goes down with it
-        env=env,
-    )
+    with open(log, "wb") as out:  # a file, not a pipe: a full pipe would stall the writer
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(path), operation, str(rows), json.dumps(OPTIONS)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the JVM goes down with it
+            env=env,
+        )
     instant: Optional[str] = None
     seen_at = 0.0
     deadline = time.monotonic() + 240
@@ -122,9 +124,9 @@ def _kill_writer_mid_write(path: Path, operation: str, rows: int) -> Tuple[Optio
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=60)
-    out, err = proc.communicate()
     if proc.returncode not in (0, -signal.SIGKILL):
-        pytest.fail(f"writer process failed (exit {proc.returncode}):\n{err.decode()[-4000:]}")
+        output = log.read_text(errors="replace")[-4000:]
+        pytest.fail(f"writer process failed (exit {proc.returncode}):\n{output}")
     return None, []
 
 
@@ -144,7 +146,7 @@ def test_killed_writer_is_invisible_and_rolled_back(spark, tmp_path, operation):
 
     rows, failed, files_at_kill = ROWS[operation], None, []
     for _attempt in range(3):
-        failed, files_at_kill = _kill_writer_mid_write(path, operation, rows)
+        failed, files_at_kill = _kill_writer_mid_write(path, tmp_path / f"writer{_attempt}.log", operation, rows)
         if failed is not None:
             break
         # The writer committed before it could be killed: start again from a clean table.
