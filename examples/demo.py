@@ -126,6 +126,29 @@ def pipeline(spark: SparkSession, path: Path) -> None:
         pass
 
 
+def mor_pipeline(spark: SparkSession, path: Path) -> None:
+    print(f"\n######## merge-on-read pipeline at {path}")
+    options = dict(TRIP_OPTIONS, **{"hoodie.datasource.write.table.type": "MERGE_ON_READ"})
+    writer = lambda df, op: (  # noqa: E731
+        df.write.format("pyhudi").options(**options)
+        .option("hoodie.datasource.write.operation", op).mode("append").save(str(path)))
+    writer(trips(spark, 0, 1000, ts=1_000, fare_shift=0.0), "bulk_insert")
+    # Updates of existing trips go to log files instead of rewriting the base files.
+    writer(trips(spark, 0, 100, ts=2_000, fare_shift=10.0), "upsert")
+    writer(trips(spark, 100, 20, ts=3_000, fare_shift=0.0).select("trip_id", "city"), "delete")
+    logs = sorted(p.name for p in path.rglob(".*.log.*"))
+    print(f"log files after the upsert and delete: {len(logs)}")
+    fare = "round(sum(fare), 2) as total_fare"
+    print("snapshot (base + logs):      ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
+    print("read_optimized (base only):  ",
+          pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
+    instant = pyhudi.compact(spark, str(path))
+    print(f"compaction {instant}: log files folded into new base files")
+    print("read_optimized after compaction:",
+          pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
+    print("completed instants: " + ", ".join(f"{i} ({a})" for i, a in completed_instants(path)))
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
@@ -150,6 +173,7 @@ def main(argv: List[str]) -> int:
         try:
             print(f"pyhudi {pyhudi.__version__}, Spark {spark.version}, jar {pyhudi.jar_path()}")
             pipeline(spark, Path(tmp) / "trips")
+            mor_pipeline(spark, Path(tmp) / "trips_mor")
             for name, path in paths.items():
                 tour(spark, name, path)
         finally:

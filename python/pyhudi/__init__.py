@@ -10,6 +10,7 @@
 
 from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
+from pyhudi.services import compact, run_pending_compactions, schedule_compaction
 from pyhudi.session import configure_spark, jar_path
 from pyhudi.version import __version__
 from pyhudi.writer import write
@@ -24,4 +25,7 @@ __all__ = [
     "WriteOperation",
     "IndexType",
     "TableType",
+    "compact",
+    "schedule_compaction",
+    "run_pending_compactions",
 ]

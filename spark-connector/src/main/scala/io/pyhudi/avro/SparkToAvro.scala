@@ -7,6 +7,7 @@ import org.apache.avro.Schema.Field
 import org.apache.spark.sql.types._
 
 import io.pyhudi.errors.Errors
+import io.pyhudi.schema.MetaFields
 
 /**
  * Spark schema → the Avro writer schema Hudi records in commit metadata (`extraMetadata.schema`)
@@ -19,6 +20,19 @@ object SparkToAvro {
 
   def tableSchema(schema: StructType, tableName: String): Schema =
     record(schema, s"${tableName}_record", s"hoodie.$tableName")
+
+  /**
+   * The writer schema of log data blocks (hudi-format.md §6.4): [[tableSchema]] of the data
+   * columns `dataSchema` with the five meta fields first, each
+   * `{"name":"_hoodie_…","type":["null","string"],"doc":"","default":null}`.
+   */
+  def withMetaFields(dataSchema: StructType, tableName: String): Schema = {
+    val data = tableSchema(dataSchema, tableName)
+    val meta = MetaFields.Names.map(n => new Field(n, nullable(Schema.create(Schema.Type.STRING)), "", Field.NULL_DEFAULT_VALUE))
+    // A Field belongs to one record: the data fields are copied.
+    val copied = data.getFields.asScala.map(f => new Field(f, f.schema))
+    Schema.createRecord(data.getName, null, data.getNamespace, false, (meta ++ copied).asJava)
+  }
 
   private def record(struct: StructType, name: String, namespace: String): Schema = {
     val fields = struct.fields.map { f =>

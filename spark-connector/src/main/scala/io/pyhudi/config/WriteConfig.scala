@@ -216,10 +216,28 @@ object WriteConfig {
     "hoodie.datasource.write.partitions.to.delete", None,
     "delete_partition: comma-separated partition paths to delete (as stored, e.g. city=paris).")
 
+  val LogFileMaxSize: ConfigEntry[Long] = long("hoodie.logfile.max.size", 1073741824L,
+    "Merge-on-read: a write's log file for one file slice rolls over to the next log version at this size.")
+
+  val CompactInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.compact.inline", default = false,
+    "Merge-on-read: after a delta commit, compact when hoodie.compact.inline.max.delta.commits " +
+      "delta commits have completed since the last compaction.")
+
+  val CompactInlineMaxDeltaCommits: ConfigEntry[Int] = int("hoodie.compact.inline.max.delta.commits", 5,
+    "Merge-on-read: delta commits since the last compaction that trigger an inline compaction.")
+
+  val CompactScheduleInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.compact.schedule.inline",
+    default = false, "Merge-on-read: when the inline trigger fires, only schedule the compaction " +
+      "(a compaction.requested plan); a later pyhudi compact() call or write executes it.")
+
+  val CompactionTargetIo: ConfigEntry[Long] = long("hoodie.compaction.target.io", 512000L * 1024 * 1024,
+    "Bytes (base plus log files) one compaction reads at most; slices beyond it wait for the next one.")
+
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
     BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
     BucketNum, BucketHashField, SmallFileLimit, MaxFileSize, RecordSizeEstimate, CompressionCodec,
     ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
-    CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete)
+    CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
+    CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo)
 }

@@ -139,6 +139,21 @@ object Errors {
     new IllegalStateException(
       s"Instant $instant is completed; a write transaction only rolls back pending instants")
 
+  // Table services.
+
+  def compactionRejected(instant: String, why: String): CommitFailedException =
+    new CommitFailedException(
+      s"Cannot schedule or commit compaction $instant: $why. Nothing was published; the " +
+        "compaction stays as it was on the timeline.")
+
+  def compactionState(instant: String, step: String, state: String): IllegalStateException =
+    new IllegalStateException(s"Cannot $step compaction $instant: it is $state")
+
+  def compactionFileMissing(instant: String, path: String): CorruptFileException =
+    new CorruptFileException(
+      s"File $path named by compaction plan $instant does not exist; it was cleaned or moved " +
+        "after the plan was written, so the plan cannot be executed")
+
   // Writing rows.
 
   def nullOrEmptyRecordKey(field: String, value: String): InvalidRecordException =
@@ -150,6 +165,10 @@ object Errors {
     new InvalidRecordException(
       s"Record key fields ${fields.mkString(", ")} are all null or empty in a row to write " +
         s"(key '$key'); at least one of them must have a value")
+
+  def nullInNonNullableAvro(field: String, avroType: String): InvalidRecordException =
+    new InvalidRecordException(
+      s"Field '$field' is null in a row to write, but its Avro type $avroType has no null branch")
 
   def invalidPartitionValue(field: String, value: String, why: String): InvalidRecordException =
     new InvalidRecordException(

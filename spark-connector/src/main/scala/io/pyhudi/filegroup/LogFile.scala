@@ -21,6 +21,19 @@ object LogFile {
     }
   }
 
+  /**
+   * The version the next log file of slice (`fileId`, `baseInstant`) gets: one past the highest
+   * version among `logs` (any listing; files of other slices are ignored), 1 when it has none.
+   * Hudi 0.14 never appends to an existing log file (hudi-format.md §4.2).
+   */
+  def nextVersion(logs: Iterable[LogFile], fileId: String, baseInstant: String): Int =
+    logs.iterator.filter(l => l.fileId == fileId && l.baseInstant == baseInstant)
+      .map(_.version).maxOption.getOrElse(0) + 1
+
+  /** The name of log `version` of slice (`fileId`, `baseInstant`) written with `writeToken`. */
+  def fileName(fileId: String, baseInstant: String, version: Int, writeToken: String): String =
+    s".${fileId}_$baseInstant.log.${version}_$writeToken"
+
   /** Apache Hudi's log order: base instant, version, then write token. */
   implicit val ordering: Ordering[LogFile] =
     Ordering.by((l: LogFile) => (l.baseInstant, l.version, l.writeToken))

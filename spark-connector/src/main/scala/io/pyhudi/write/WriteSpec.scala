@@ -28,7 +28,8 @@ final case class WriteSpec(
     pageSize: Int,
     combine: Boolean,
     sortMode: String,
-    partitionsToDelete: Seq[String]) {
+    partitionsToDelete: Seq[String],
+    maxLogFileSize: Long) {
 
   def isGlobalIndex: Boolean = indexType.startsWith("GLOBAL_")
   def isBucketIndex: Boolean = indexType == "BUCKET"
@@ -110,7 +111,8 @@ object WriteSpec {
         else false,
       sortMode = WriteConfig.BulkInsertSortMode.from(opts).get,
       partitionsToDelete = WriteConfig.PartitionsToDelete.from(opts).toSeq
-        .flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty))
+        .flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty),
+      maxLogFileSize = WriteConfig.LogFileMaxSize.from(opts).get)
   }
 
   private def lookup(options: Map[String, String], key: String): Option[String] =

@@ -47,4 +47,20 @@ object ParquetReaderShim {
   def partitionedFile(path: String, start: Long, length: Long, fileSize: Long): PartitionedFile =
     PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), start, length,
       Array.empty[String], 0L, fileSize, Map.empty)
+
+  /**
+   * Rows of a parquet file held in memory (a parquet log block), read through `reader` via a
+   * local temporary file. Rows are copied, so they outlive the reader.
+   */
+  def readBytes(reader: FileReader, bytes: Array[Byte]): Iterator[InternalRow] = {
+    val file = java.io.File.createTempFile("pyhudi-log-block", ".parquet")
+    try {
+      java.nio.file.Files.write(file.toPath, bytes)
+      val it = reader(partitionedFile(file.toURI.toString, 0L, bytes.length, bytes.length))
+      val rows = scala.collection.mutable.ArrayBuffer.empty[InternalRow]
+      try it.foreach(r => rows += r.copy())
+      finally it match { case c: AutoCloseable => c.close(); case _ => () }
+      rows.iterator
+    } finally file.delete()
+  }
 }

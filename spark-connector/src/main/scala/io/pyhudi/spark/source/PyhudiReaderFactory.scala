@@ -1,10 +1,5 @@
 package io.pyhudi.spark.source
 
-import java.io.File
-import java.nio.file.Files
-
-import scala.collection.mutable.ArrayBuffer
-
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
@@ -52,7 +47,8 @@ final class PyhudiReaderFactory(
           val b = slice.baseFile.get
           mergeReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
         }
-        val reader = new FileSliceReader(storage, ctx, () => readBase(), readParquetBlock)
+        val reader = new FileSliceReader(storage, ctx, () => readBase(),
+          bytes => ParquetReaderShim.readBytes(mergeReader, bytes))
         project(reader.read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
     }
     new IteratorReader(rows)
@@ -68,19 +64,6 @@ final class PyhudiReaderFactory(
       })
       rows.map(projection)
     }
-
-  /** Parquet data blocks hold a whole parquet file: read it through the same reader. */
-  private def readParquetBlock(bytes: Array[Byte]): Iterator[InternalRow] = {
-    val file = File.createTempFile("pyhudi-log-block", ".parquet")
-    try {
-      Files.write(file.toPath, bytes)
-      val it = mergeReader(ParquetReaderShim.partitionedFile(file.toURI.toString, 0L, bytes.length, bytes.length))
-      val rows = ArrayBuffer.empty[InternalRow]
-      try it.foreach(r => rows += r.copy())
-      finally it match { case c: AutoCloseable => c.close(); case _ => () }
-      rows.iterator
-    } finally file.delete()
-  }
 }
 
 /** Adapts an iterator to Spark's pull-style reader. */

@@ -14,14 +14,15 @@ object Commits {
     fileId = r.fileId,
     path = Some(r.relativePath),
     prevCommit = r.prevCommit,
-    baseFile = None,
-    logFiles = Nil,
+    baseFile = r.baseFile,
+    logFiles = r.logFiles,
     numWrites = r.numWrites,
     numDeletes = r.numDeletes,
     numUpdateWrites = r.numUpdates,
     numInserts = r.numInserts,
     totalWriteBytes = r.fileSize,
     fileSizeInBytes = r.fileSize,
+    logVersion = r.logVersion,
     runtimeStats = Some(RuntimeStats(0L, if (r.prevCommit.isDefined) r.timeMillis else 0L,
       if (r.prevCommit.isEmpty) r.timeMillis else 0L)))
 

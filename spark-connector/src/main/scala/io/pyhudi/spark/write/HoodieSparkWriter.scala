@@ -13,6 +13,8 @@ import io.pyhudi.errors.Errors
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+import io.pyhudi.services.compaction.CompactionPlanner
+import io.pyhudi.spark.services.Compactor
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -52,16 +54,20 @@ object HoodieSparkWriter {
       if (!t.config.populateMetaFields)
         throw Errors.unsupportedWrite(s"writing tables with hoodie.populate.meta.fields=false ($path)")
     }
-    if (spec.tableType == TableType.MergeOnRead)
-      throw Errors.unsupportedWrite("writing MERGE_ON_READ tables (hoodie.datasource.write.table.type)")
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
     val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
     val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
-    try run(spark, WriteTransaction.rollbackFailedWrites(table) match {
-      case Nil => table
-      case _ => HoodieTable.open(basePath, conf)
-    }, spec, df, tableData, conf)
+    val written = try {
+      val recovered = WriteTransaction.rollbackFailedWrites(table) match {
+        case Nil => table
+        case _ => table.reload()
+      }
+      // Logs are always written against a completed slice: finish scheduled compactions first.
+      val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
+      run(spark, ready, spec, df, tableData, conf)
+      ready
+    }
     catch {
       case e: Throwable if created =>
         // A first write that fails leaves no table behind.
@@ -69,6 +75,7 @@ object HoodieSparkWriter {
         else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
         throw e
     }
+    if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
   }
 
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
@@ -77,14 +84,17 @@ object HoodieSparkWriter {
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
     val op = spec.operation
-    val action = if (op.isReplace) Action.ReplaceCommit else Action.Commit
+    val action =
+      if (op.isReplace) Action.ReplaceCommit
+      else if (spec.tableType == TableType.MergeOnRead) Action.DeltaCommit
+      else Action.Commit
     val txn = new WriteTransaction(table, action, op.metadataName)
     val ctx = HandleContext(table.basePath, txn.instantTime, tableSchema,
       MergeMode.fromPayloadClass(Some(spec.payloadClass)),
       spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),
       spec.bloom, spec.sizing.maxFileSize, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, spec.codec, spec.blockSize, spec.pageSize),
-      TableSchemas.baseReader(spark, tableSchema, hadoopConf))
+      TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
     if (op == WriteOperation.DeletePartition) {
@@ -113,11 +123,11 @@ object HoodieSparkWriter {
           val old = TableFiles.load(table,
             if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
           val tagged = records.map(r => (r, Option.empty[Location]))
-          val plan = planInserts(tagged, Map.empty, TableFiles.Empty, spec, table, useSmallFiles = false)
+          val plan = planInserts(tagged, Map.empty, Map.empty, spec, table, useSmallFiles = false)
           txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
         case _ =>
-          val (tagged, plan) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
+          val (tagged, plan, files) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
           else {
             val partitions = records.map(_.partitionPath).distinct().collect().toSeq
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
@@ -128,12 +138,15 @@ object HoodieSparkWriter {
             val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK_SER)
             val updates = persisted.flatMap(_._2).distinct().collect().toSeq
             val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
-            val insertFiles = TableFiles(files.byPartition)
-            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, insertFiles, spec, table,
-              useSmallFiles = true))
+            // Merge-on-read: small-file inserts rewrite only base files without log files.
+            val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
+            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, small, spec, table,
+              useSmallFiles = true), files)
           }
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), insertCounts(tagged)))
-          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex), Map.empty[String, Seq[String]])
+          val appends = if (spec.tableType == TableType.MergeOnRead) appendTargets(plan, files, spec) else Map.empty[Int, AppendTarget]
+          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
+            Map.empty[String, Seq[String]])
       }
       commit(txn, results, schemaJson, replacedIds)
     } catch {
@@ -145,6 +158,12 @@ object HoodieSparkWriter {
     }
   }
 
+  /** `hoodie.compact.inline`: compact (or only schedule) after enough delta commits. */
+  private def compactInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =
+    if (WriteConfig.CompactInline.from(options).get &&
+      CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
+      Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
+
   private def replaced(files: TableFiles): Map[String, Seq[String]] =
     files.byPartition.map { case (p, bs) => p -> bs.map(_.fileId) }.filter(_._2.nonEmpty)
 
@@ -152,15 +171,35 @@ object HoodieSparkWriter {
     tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.map(_._1.partitionPath).countByValue().toMap
 
   private def planInserts(tagged: RDD[(WriteRecord, Option[Location])],
-      updates: Map[Location, io.pyhudi.filegroup.BaseFile], files: TableFiles, spec: WriteSpec,
-      table: HoodieTable, useSmallFiles: Boolean): WritePlan =
-    WritePlanner.plan(updates, insertCounts(tagged), files.byPartition,
+      updates: Map[Location, io.pyhudi.filegroup.BaseFile], smallFiles: Map[String, Seq[io.pyhudi.filegroup.BaseFile]],
+      spec: WriteSpec, table: HoodieTable, useSmallFiles: Boolean): WritePlan =
+    WritePlanner.plan(updates, insertCounts(tagged), smallFiles,
       spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 
+  /**
+   * Merge-on-read: updates and deletes of an existing file group go to a new log file of its
+   * latest slice. A base-only slice that takes small-file inserts is rewritten instead, as Apache
+   * Hudi does when its index cannot see keys in log files; with the bucket index every existing
+   * group takes log files.
+   */
+  private def appendTargets(plan: WritePlan, files: TableFiles, spec: WriteSpec): Map[Int, AppendTarget] = {
+    val insertBuckets = plan.insertTargets.values.flatMap(_.map(_._1)).toSet
+    plan.buckets.flatMap { b =>
+      for {
+        base <- b.base
+        if spec.isBucketIndex || !insertBuckets(b.index)
+        slice <- files.slice(b.partitionPath, b.fileId)
+      } yield {
+        val versions = slice.logFiles.filter(_.baseInstant == slice.baseInstant).map(_.version)
+        b.index -> AppendTarget(slice.baseInstant, base.name, if (versions.isEmpty) 1 else versions.max + 1)
+      }
+    }.toMap
+  }
+
   /** BUCKET index: the file group follows from the key, no lookup. */
   private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable)
-      : (RDD[(WriteRecord, Option[Location])], WritePlan) = {
+      : (RDD[(WriteRecord, Option[Location])], WritePlan, TableFiles) = {
     val n = spec.bucketNum
     val fields = spec.bucketHashFields
     val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
@@ -175,7 +214,7 @@ object HoodieSparkWriter {
     }.toIndexedSeq
     val plan = WritePlan(buckets, buckets.map(b => Location(b.partitionPath, b.fileId) -> b.index).toMap, Map.empty)
     val locations = groups.zip(buckets).map { case (g, b) => g -> Location(b.partitionPath, b.fileId) }.toMap
-    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan)
+    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan, files)
   }
 
   private def commit(txn: WriteTransaction, results: Seq[HandleResult], schemaJson: String,

@@ -1,16 +1,29 @@
 package io.pyhudi.spark.write
 
-import io.pyhudi.filegroup.{BaseFile, FileSystemView, PartitionLister}
+import io.pyhudi.filegroup.{BaseFile, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
 
 /**
- * The latest committed base file of every file group in some partitions, as a write sees the
+ * The latest committed file slice of every file group in some partitions, as a write sees the
  * table before it starts. Listing only: no data is read.
  */
-final case class TableFiles(byPartition: Map[String, Seq[BaseFile]]) {
+final case class TableFiles(slices: Map[String, Seq[FileSlice]]) {
+
+  /** Latest base file of every group that has one. */
+  lazy val byPartition: Map[String, Seq[BaseFile]] =
+    slices.map { case (p, ss) => p -> ss.flatMap(_.baseFile) }.filter(_._2.nonEmpty)
+
   def all: Seq[(String, BaseFile)] =
     byPartition.toSeq.sortBy(_._1).flatMap { case (p, fs) => fs.map(p -> _) }
-  def partitions: Seq[String] = byPartition.keys.toSeq.sorted
+
+  def partitions: Seq[String] = slices.keys.toSeq.sorted
+
+  /** Base files of slices without log files: the only ones small-file inserts may rewrite. */
+  def logFreeBases: Map[String, Seq[BaseFile]] =
+    slices.map { case (p, ss) => p -> ss.filterNot(_.hasLogs).flatMap(_.baseFile) }
+
+  def slice(partition: String, fileId: String): Option[FileSlice] =
+    slices.getOrElse(partition, Nil).find(_.groupId.fileId == fileId)
 }
 
 object TableFiles {
@@ -27,7 +40,6 @@ object TableFiles {
         }
         val replaced = FileSystemView.replacedFileGroups(table.timeline, latest, table.commitMetadata)
         val view = new FileSystemView(table.timeline, listing, latest, replaced)
-        TableFiles(view.latestSlices.flatMap(s => s.baseFile.map(s.groupId.partitionPath -> _))
-          .groupBy(_._1).map { case (p, fs) => p -> fs.map(_._2) })
+        TableFiles(view.latestSlices.groupBy(_.groupId.partitionPath))
     }
 }

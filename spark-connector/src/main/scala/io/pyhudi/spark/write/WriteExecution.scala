@@ -8,8 +8,11 @@ import org.apache.spark.{Partitioner, TaskContext}
 import org.apache.spark.rdd.RDD
 
 import io.pyhudi.write.{Location, WriteRecord}
-import io.pyhudi.write.handle.{CreateHandle, HandleContext, HandleResult, MergeHandle}
+import io.pyhudi.write.handle.{AppendHandle, CreateHandle, HandleContext, HandleResult, MergeHandle}
 import io.pyhudi.write.plan.WritePlan
+
+/** The slice a merge-on-read write appends a log file to. */
+final case class AppendTarget(baseInstant: String, baseFileName: String, nextLogVersion: Int)
 
 /** Runs write handles on the executors; each file group is written by exactly one task. */
 object WriteExecution {
@@ -27,10 +30,11 @@ object WriteExecution {
 
   /**
    * Upsert, delete, insert and insert_overwrite: records tagged with their current location go
-   * to that file group's bucket, the others to the partition's insert buckets.
+   * to that file group's bucket, the others to the partition's insert buckets. Buckets in
+   * `appends` (merge-on-read) get a new log file instead of a rewritten base file.
    */
   def run(tagged: RDD[(WriteRecord, Option[Location])], plan: WritePlan, ctx: HandleContext,
-      rollover: Boolean): Seq[HandleResult] = {
+      rollover: Boolean, appends: Map[Int, AppendTarget] = Map.empty): Seq[HandleResult] = {
     if (plan.numBuckets == 0) return Nil
     val routed = tagged.flatMap {
       case (r, Some(loc)) => Some(plan.bucketForUpdate(loc) -> r)
@@ -41,6 +45,12 @@ object WriteExecution {
       val bucket = plan.buckets(i)
       val records = it.map(_._2)
       bucket.base match {
+        case Some(base) if records.hasNext && appends.contains(i) =>
+          val t = appends(i)
+          val handle = new AppendHandle(ctx, bucket.partitionPath, bucket.fileId, t.baseInstant,
+            t.baseFileName, t.nextLogVersion, writeToken(), i)
+          records.foreach(handle.add)
+          handle.write().iterator
         case Some(base) if records.hasNext =>
           val handle = new MergeHandle(ctx, base, bucket.partitionPath, writeToken(), i)
           records.foreach(handle.add)

@@ -1,12 +1,15 @@
 package io.pyhudi.write.handle
 
+import org.apache.avro.Schema
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.index.bloom.BloomFilter
 import io.pyhudi.merge.MergeMode
+import io.pyhudi.schema.MetaFields
 import io.pyhudi.storage.SerializableConfiguration
 
 /** Bloom filter settings for base file footers. */
@@ -22,6 +25,8 @@ final case class BloomConfig(numEntries: Int, fpp: Double, filterType: String, m
  * @param tableSchema     meta columns followed by the data columns
  * @param orderingOrdinal the precombine field's ordinal in `tableSchema`
  * @param readBase        reads a base file's rows in `tableSchema` (Spark's parquet reader)
+ * @param tableName       `hoodie.table.name`, which names the Avro record of log blocks
+ * @param maxLogFileSize  size at which a merge-on-read append rolls over to the next log file
  */
 final case class HandleContext(
     basePath: String,
@@ -33,9 +38,15 @@ final case class HandleContext(
     maxFileSize: Long,
     conf: SerializableConfiguration,
     writers: BaseFileWriterFactory,
-    readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow]) {
+    readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow],
+    tableName: String,
+    maxLogFileSize: Long = 1073741824L) {
 
   def dataWidth: Int = tableSchema.size - 5
+
+  /** The Avro writer schema of log data blocks: meta fields, then the data columns (§6.4). */
+  @transient lazy val logSchema: Schema =
+    SparkToAvro.withMetaFields(StructType(tableSchema.fields.drop(MetaFields.Names.size)), tableName)
 
   def absolutePath(partitionPath: String, fileName: String): String =
     if (partitionPath.isEmpty) s"$basePath/$fileName" else s"$basePath/$partitionPath/$fileName"

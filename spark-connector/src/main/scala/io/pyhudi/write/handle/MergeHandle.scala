@@ -3,9 +3,7 @@ package io.pyhudi.write.handle
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, Expression, JoinedRow, Literal, UnsafeProjection}
-import org.apache.spark.sql.types.StringType
-import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.catalyst.expressions.JoinedRow
 
 import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.merge.{MergeMode, OrderingValues}
@@ -36,7 +34,7 @@ final class MergeHandle(
     val storage = new Storage(ctx.conf.value)
     val file = new FileWrite(ctx, storage, partitionPath, base.fileId, writeToken, IOType.Merge)
     try {
-      val carry = carryOver(file.fileName)
+      val carry = CarryOver.projection(ctx.tableSchema, file.fileName)
       val joined = new JoinedRow()
       var seq = 0L
       var updates, deletes = 0L
@@ -67,14 +65,5 @@ final class MergeHandle(
   private def orderingOf(row: InternalRow): Any = ctx.orderingOrdinal match {
     case Some(o) if !row.isNullAt(o) => row.get(o, ctx.tableSchema(o).dataType)
     case _ => null
-  }
-
-  /** Stored rows keep everything but `_hoodie_file_name`, which names the new file. */
-  private def carryOver(fileName: String): InternalRow => InternalRow = {
-    val exprs: Seq[Expression] = ctx.tableSchema.fields.toSeq.zipWithIndex.map {
-      case (_, 4) => Literal(UTF8String.fromString(fileName), StringType)
-      case (f, i) => BoundReference(i, f.dataType, f.nullable)
-    }
-    UnsafeProjection.create(exprs)
   }
 }

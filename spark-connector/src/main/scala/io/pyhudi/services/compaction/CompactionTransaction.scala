@@ -1,0 +1,188 @@
+package io.pyhudi.services.compaction
+
+import scala.util.control.NonFatal
+
+import io.pyhudi.errors.{Errors, InstantConflictException, PyhudiException}
+import io.pyhudi.filegroup.{BaseFile, FileGroupId}
+import io.pyhudi.table.HoodieTable
+import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
+import io.pyhudi.timeline.avro.CompactionPlan
+import io.pyhudi.write.commit.{IOType, Markers}
+
+/**
+ * The timeline lifecycle of a compaction instant `T` (hudi-format.md §2.2.1, §2.5):
+ * [[schedule]] writes `T.compaction.requested` (the plan), [[start]] writes the empty
+ * `T.compaction.inflight`, executors write `<fileId>_<token>_T.parquet` after creating a
+ * marker ([[markers]]), and [[commit]] publishes `T.commit` with `compacted: true`. A failed
+ * execution is undone by [[rollbackInflight]], which returns `T` to requested so that it can be
+ * executed again; a compaction is never rolled back past requested, nor after it completed.
+ *
+ * All state lives on the timeline, so every step may run in a different process. Steps read
+ * the timeline from storage, never from the (possibly stale) `table.timeline`. Single writer:
+ * run schedule, execution and commit before any other write touches the plan's file groups.
+ */
+object CompactionTransaction {
+
+  val OperationType = "COMPACT"
+
+  /**
+   * Writes `T.compaction.requested` holding `plan` and returns `T`, an instant greater than
+   * every instant on the timeline.
+   *
+   * @throws io.pyhudi.errors.CommitFailedException when the plan is empty, overlaps a pending
+   *         compaction, or a write is pending (roll failed writes back first: Hudi requires
+   *         every pending write to be newer than a compaction it schedules)
+   */
+  def schedule(table: HoodieTable, plan: CompactionPlan,
+      generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    val timeline = writer.timeline()
+    val instant = generator.next(timeline)
+    val ops = plan.operations.getOrElse(Nil)
+    if (ops.isEmpty) throw Errors.compactionRejected(instant, "the plan has no operations")
+    if (!plan.version.contains(2))
+      throw Errors.compactionRejected(instant, s"plan version ${plan.version.orNull} is not 2 (file names, not paths)")
+    val groups = ops.map(CompactionOperations.groupId)
+    if (groups.distinct.size != groups.size)
+      throw Errors.compactionRejected(instant, "the plan names a file group twice")
+    val pendingWrites = timeline.pendingWrites.filter(i => Action.Writes(i.action))
+    if (pendingWrites.nonEmpty)
+      throw Errors.compactionRejected(instant, s"write(s) ${pendingWrites.mkString(", ")} are pending; " +
+        "roll back failed writes first")
+    val overlap = pendingCompactions(table).flatMap { case (t, p) =>
+      p.operations.getOrElse(Nil).map(CompactionOperations.groupId).filter(groups.contains).map(g => s"$g in $t")
+    }
+    if (overlap.nonEmpty)
+      throw Errors.compactionRejected(instant, s"file groups are already being compacted: ${overlap.mkString(", ")}")
+    writer.requested(instant, Action.Compaction, plan.toBytes)
+    instant
+  }
+
+  /** Writes the empty `T.compaction.inflight`; `T` must be requested, not yet inflight. */
+  def start(table: HoodieTable, instant: String): Unit = {
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    expectState(writer, instant, "start", State.Requested)
+    writer.inflight(instant, Action.Compaction)
+  }
+
+  /** Where executors record the base files they are about to write for `T` (IOType MERGE or CREATE). */
+  def markers(table: HoodieTable, instant: String): Markers = new Markers(table.storage, table.basePath, instant)
+
+  /**
+   * Publishes compaction `T`: deletes base files that have a marker but are not among `stats`
+   * (failed task attempts), writes `T.commit` (the commit point) with `compacted: true`,
+   * `operationType` COMPACT and `extraMetadata.schema`, then deletes `.hoodie/.temp/T`.
+   * Every stat must be a base file of instant `T` for a file group of the plan, one per group.
+   *
+   * @param schemaJson the writer's Avro schema (hudi-format.md §3.1), which readers need
+   * @throws io.pyhudi.errors.CommitFailedException before the commit point; [[rollbackInflight]] is safe
+   * @throws io.pyhudi.errors.CommitStateUnknownException when the outcome of the commit point is unknown
+   */
+  def commit(table: HoodieTable, instant: String, stats: Seq[WriteStat], schemaJson: String): Unit = {
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    expectState(writer, instant, "commit", State.Inflight)
+    if (schemaJson.trim.isEmpty) throw Errors.compactionRejected(instant, "the schema is empty")
+    checkStats(instant, plan(writer, instant), stats)
+    try reconcile(table, instant, stats)
+    catch {
+      case e: PyhudiException => throw e
+      case NonFatal(e) => throw Errors.commitFailed(instant, s"cannot reconcile markers (${e.getMessage})", e)
+    }
+    val metadata = CommitMetadata(stats, Map.empty, Map("schema" -> schemaJson), Some(OperationType),
+      compacted = true)
+    val completed = writer.path(Instant(instant, Action.Commit, State.Completed))
+    try writer.complete(instant, Action.Commit, metadata.toJson)
+    catch {
+      case e: InstantConflictException => throw e
+      case NonFatal(e) =>
+        val landed =
+          try table.storage.exists(completed)
+          catch { case NonFatal(x) => e.addSuppressed(x); throw Errors.commitStateUnknown(instant, completed, e) }
+        if (!landed) throw Errors.commitFailed(instant, s"cannot write $completed (${e.getMessage})", e)
+    }
+    try markers(table, instant).deleteAll() catch { case NonFatal(_) => () }
+  }
+
+  /** Requested and inflight compactions with their plans, oldest first. */
+  def pendingCompactions(table: HoodieTable): Seq[(String, CompactionPlan)] = {
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    writer.timeline().instants.filter(i => i.action == Action.Compaction && !i.isCompleted)
+      .map(i => i.timestamp -> plan(writer, i.timestamp))
+  }
+
+  /**
+   * Undoes a failed execution of `T`: deletes the files its markers name and any base file of
+   * instant `T` in the plan's file groups, then the markers, then `T.compaction.inflight`, so
+   * that `T` is requested again and can be re-executed. Repeatable. Returns the deleted paths.
+   * Log files other writers appended against base instant `T` are left alone.
+   *
+   * @throws IllegalStateException when `T` completed or is no pending compaction
+   */
+  def rollbackInflight(table: HoodieTable, instant: String): Seq[String] = {
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    val files = writer.stateFiles().filter(_.timestamp == instant)
+    if (files.exists(_.isCompleted)) throw Errors.cannotRollBackCompleted(instant)
+    if (!files.exists(i => i.action == Action.Compaction && i.state == State.Requested))
+      throw Errors.compactionState(instant, "roll back", "no requested compaction")
+    val groups = plan(writer, instant).operations.getOrElse(Nil).map(CompactionOperations.groupId).toSet
+    val marked = markers(table, instant).list().map(m => s"${table.basePath}/${m.dataPath}")
+    val orphans = groups.map(_.partitionPath).toSeq.flatMap { p =>
+      val dir = if (p.isEmpty) table.basePath else s"${table.basePath}/$p"
+      if (!table.storage.exists(dir)) Nil
+      else table.storage.listFiles(dir).flatMap(f => BaseFile.parse(f.path, f.size))
+        .filter(b => b.instant == instant && groups(FileGroupId(p, b.fileId))).map(_.path)
+    }
+    val deleted = (marked ++ orphans).distinct.filter(table.storage.exists)
+    deleted.foreach { path =>
+      if (!table.storage.delete(path) && table.storage.exists(path))
+        throw new java.io.IOException(s"Cannot delete $path written by compaction $instant")
+    }
+    markers(table, instant).deleteAll()
+    files.filter(_.state == State.Inflight).foreach(i => table.storage.delete(writer.path(i)))
+    deleted
+  }
+
+  private def plan(writer: TimelineWriter, instant: String): CompactionPlan = {
+    val requested = Instant(instant, Action.Compaction, State.Requested)
+    CompactionPlan.fromBytes(writer.read(requested), writer.path(requested))
+  }
+
+  private def expectState(writer: TimelineWriter, instant: String, step: String, wanted: State): Unit = {
+    val files = writer.stateFiles().filter(_.timestamp == instant)
+    val state =
+      if (files.exists(_.isCompleted)) "completed"
+      else if (files.exists(i => i.action == Action.Compaction && i.state == State.Inflight)) "inflight"
+      else if (files.exists(i => i.action == Action.Compaction && i.state == State.Requested)) "requested"
+      else "no compaction"
+    val ok = (wanted == State.Requested && state == "requested") || (wanted == State.Inflight && state == "inflight")
+    if (!ok) throw Errors.compactionState(instant, step, state)
+  }
+
+  private def checkStats(instant: String, plan: CompactionPlan, stats: Seq[WriteStat]): Unit = {
+    val groups = plan.operations.getOrElse(Nil).map(CompactionOperations.groupId).toSet
+    stats.foreach { s =>
+      val name = s.fileName.getOrElse("")
+      val base = BaseFile.parse(name, 0)
+      if (!base.exists(b => b.instant == instant && b.fileId == s.fileId))
+        throw Errors.compactionRejected(instant, s"stat path ${s.path.orNull} is not a base file of file " +
+          s"group ${s.fileId} at instant $instant")
+      if (!groups(FileGroupId(s.partitionPath, s.fileId)))
+        throw Errors.compactionRejected(instant, s"file group ${s.partitionPath}/${s.fileId} is not in the plan")
+    }
+    val covered = stats.map(s => FileGroupId(s.partitionPath, s.fileId))
+    if (covered.distinct.size != covered.size)
+      throw Errors.compactionRejected(instant, "two stats for one file group")
+    val missing = groups.toSeq.filterNot(covered.contains)
+    if (missing.nonEmpty)
+      throw Errors.compactionRejected(instant, s"no output for file group(s) ${missing.mkString(", ")}")
+  }
+
+  private def reconcile(table: HoodieTable, instant: String, stats: Seq[WriteStat]): Unit = {
+    val written = stats.flatMap(_.path).map(_.stripPrefix("/")).toSet
+    markers(table, instant).list().filterNot(m => written(m.dataPath)).foreach { m =>
+      if (m.ioType == IOType.Append)
+        throw Errors.compactionRejected(instant, s"marker ${m.markerName} names a log file; compaction writes base files")
+      table.storage.delete(s"${table.basePath}/${m.dataPath}")
+    }
+  }
+}

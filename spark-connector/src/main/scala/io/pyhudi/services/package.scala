@@ -1,0 +1,13 @@
+package io.pyhudi
+
+/**
+ * Table services: work that reorganises a table's files without changing its rows. Each service
+ * is split into a planner (decides what to do from the timeline and listings and records the
+ * plan as a requested instant), an executor (writes the new files; the Spark layer runs it) and
+ * a transaction (moves the instant through inflight to completed, or back after a failure).
+ * Planners and transactions are plain Scala, testable without a SparkSession.
+ *
+ *  - [[services.compaction]]: folds the log files of merge-on-read file slices into new base
+ *    files (hudi-format.md §2.5).
+ */
+package object services

@@ -1,0 +1,114 @@
+package io.pyhudi.write.handle
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.expressions.JoinedRow
+
+import io.pyhudi.avro.AvroSerializer
+import io.pyhudi.filegroup.{LogFile, PartitionMetafile}
+import io.pyhudi.logfile.{DeleteRecord, LogBlock, LogBlockWriter}
+import io.pyhudi.storage.Storage
+import io.pyhudi.write.WriteRecord
+import io.pyhudi.write.commit.{IOType, Markers}
+
+/**
+ * Appends the updates and deletes of one instant to an existing file slice (merge-on-read) as
+ * new log files, `.<fileId>_<baseInstant>.log.<nextLogVersion>_<writeToken>` (and the following
+ * versions when the data rolls over `hoodie.logfile.max.size`)
+ * (hudi-format.md §4.2): an AVRO_DATA block with the upserted records, then a DELETE block with
+ * the deleted keys, each present only when it has entries and both headed by the writing
+ * instant (§6.4–6.6). Records carry the meta values of §5.1, `_hoodie_file_name` being the bare
+ * file id and the sequence number counting from 1. Deletes are natural-order deletes.
+ *
+ * The whole file is built in memory and created in one call, never overwriting: a file that
+ * already exists under that name fails the write.
+ *
+ * @param baseInstant    the instant of the slice's base file, which names the log file
+ * @param baseFileName   the slice's base file name, reported in the write stat
+ * @param nextLogVersion the slice's next log version ([[io.pyhudi.filegroup.LogFile.nextVersion]])
+ * @param taskPartition  the Spark partition id, the middle part of `_hoodie_commit_seqno`
+ */
+final class AppendHandle(
+    ctx: HandleContext,
+    partitionPath: String,
+    fileId: String,
+    baseInstant: String,
+    baseFileName: String,
+    nextLogVersion: Int,
+    writeToken: String,
+    taskPartition: Int) {
+
+  require(nextLogVersion >= 1, s"log versions start at 1, got $nextLogVersion")
+
+  /** The name of the first log file this handle writes. */
+  val fileName: String = LogFile.fileName(fileId, baseInstant, nextLogVersion, writeToken)
+
+  private val started = System.currentTimeMillis()
+  private val incoming = mutable.LinkedHashMap.empty[String, WriteRecord]
+
+  /**
+   * Adds an upsert, or a delete when `record.isDelete`. For a repeated key the later record
+   * wins (de-duplication ran before). `record.row` is kept until [[write]]: it must not be a
+   * reused buffer.
+   */
+  def add(record: WriteRecord): Unit = incoming.update(record.key, record)
+
+  /**
+   * Writes the log file(s): partition metafile if missing, an APPEND marker before each file,
+   * then the file. Upserts that would make a file larger than `ctx.maxLogFileSize` roll over to
+   * the next log version; the delete block goes into the last file.
+   * @throws IllegalStateException when no record was added
+   */
+  def write(): Seq[HandleResult] = {
+    if (incoming.isEmpty) throw new IllegalStateException(
+      s"No records to append to file group $fileId in partition '$partitionPath' for instant ${ctx.instantTime}")
+    val (deletes, upserts) = incoming.values.toSeq.partition(_.isDelete)
+    val storage = new Storage(ctx.conf.value)
+    PartitionMetafile.ensure(storage, ctx.basePath, partitionPath, ctx.instantTime)
+    val serializer = new AvroSerializer(ctx.tableSchema, ctx.logSchema)
+    val joined = new JoinedRow()
+    var seq = 0
+    val records = upserts.iterator.map { r =>
+      seq += 1
+      val seqNo = s"${ctx.instantTime}_${taskPartition}_$seq"
+      serializer.serialize(joined(ctx.metaRow(seqNo, r.key, partitionPath, fileId), r.row)) -> r.key
+    }
+    val results = mutable.ArrayBuffer.empty[HandleResult]
+    var version = nextLogVersion
+    def writeFile(chunk: Seq[(org.apache.avro.generic.GenericRecord, String)], dels: Seq[WriteRecord]): Unit = {
+      val blocks = (if (chunk.isEmpty) None
+        else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, ctx.logSchema, chunk.map(_._1)))).toSeq ++
+        deleteBlock(dels)
+      val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
+      val bytes = LogBlockWriter.encodeFile(blocks)
+      new Markers(storage, ctx.basePath, ctx.instantTime).create(partitionPath, name, IOType.Append)
+      storage.create(ctx.absolutePath(partitionPath, name), bytes)
+      val keys = chunk.map(_._2) ++ dels.map(_.key)
+      results += HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, name), Some(baseInstant),
+        numWrites = chunk.size.toLong, numInserts = 0L, numUpdates = chunk.size.toLong,
+        numDeletes = dels.size.toLong, fileSize = bytes.length.toLong, minKey = keys.min, maxKey = keys.max,
+        timeMillis = System.currentTimeMillis() - started, baseFile = Some(baseFileName),
+        logFiles = Seq(name), logVersion = Some(version))
+      version += 1
+    }
+    // Files hold as many records as fit in maxLogFileSize, at the bytes per record measured on
+    // a first sample.
+    val buffer = mutable.Queue.empty[(org.apache.avro.generic.GenericRecord, String)]
+    buffer ++= records.take(1000)
+    val perRecord = if (buffer.isEmpty) 1L
+      else math.max(1L, LogBlockWriter.avroContent(ctx.logSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
+    val chunkSize = math.max(1L, math.min(Int.MaxValue.toLong, ctx.maxLogFileSize / perRecord)).toInt
+    while (buffer.nonEmpty || records.hasNext) {
+      while (buffer.size < chunkSize && records.hasNext) buffer += records.next()
+      val chunk = (1 to math.min(chunkSize, buffer.size)).map(_ => buffer.dequeue())
+      writeFile(chunk, if (buffer.isEmpty && !records.hasNext) deletes else Nil)
+    }
+    if (upserts.isEmpty) writeFile(Nil, deletes)
+    results.toSeq
+  }
+
+  private def deleteBlock(deletes: Seq[WriteRecord]): Option[LogBlock] =
+    if (deletes.isEmpty) None
+    else Some(LogBlockWriter.deleteBlock(ctx.instantTime, ctx.logSchema,
+      deletes.map(r => DeleteRecord(r.key, Some(partitionPath), None))))
+}
