@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Scala unit suites, the connector jar, the Python package, the full
-# integration suite on the pinned PySpark, and the corpus conformance on the oldest supported
-# PySpark. Ends with one summary line "N passed, N failed".
+# integration suite on the pinned PySpark, and the corpus conformance plus write round trips on
+# the oldest supported PySpark. Ends with one summary line "N passed, N failed".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,9 +14,9 @@ echo "== Python: pinned PySpark ($(grep '^pyspark' requirements/test.txt))"
 dev/python-env.sh .venv requirements/test.txt
 .venv/bin/python -m pytest integration-tests -q -p no:cacheprovider 2>&1 | tee "$logs/pytest-main.log"
 
-echo "== Python: corpus conformance on the oldest supported PySpark ($(grep '^pyspark' requirements/spark-oldest.txt))"
+echo "== Python: corpus conformance and write round trips on the oldest supported PySpark ($(grep '^pyspark' requirements/spark-oldest.txt))"
 dev/python-env.sh .venv-spark-oldest requirements/spark-oldest.txt
-.venv-spark-oldest/bin/python -m pytest integration-tests -q -p no:cacheprovider -m conformance 2>&1 \
+.venv-spark-oldest/bin/python -m pytest integration-tests -q -p no:cacheprovider -m "conformance or compat" 2>&1 \
   | tee "$logs/pytest-oldest.log"
 
 python3 - "$logs" <<'PY'

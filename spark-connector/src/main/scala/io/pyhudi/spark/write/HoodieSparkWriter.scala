@@ -107,6 +107,7 @@ object HoodieSparkWriter {
     var records = IncomingRecords(df, spec, tableData)
     if (spec.combine) records = IncomingRecords.deduplicate(records, spec.isGlobalIndex, spec.precombineField.isDefined)
     records = records.persist(StorageLevel.MEMORY_AND_DISK_SER)
+    val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](records)
     try {
       val (results, replacedIds) = op match {
         case WriteOperation.BulkInsert =>
@@ -136,6 +137,7 @@ object HoodieSparkWriter {
             val tagged = if (op == WriteOperation.Insert) records.map(r => (r, Option.empty[Location]))
               else new IndexLookup(sc, spec, files, keyReader, conf).tag(records)
             val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK_SER)
+            cached += persisted
             val updates = persisted.flatMap(_._2).distinct().collect().toSeq
             val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
             // Merge-on-read: small-file inserts rewrite only base files without log files.
@@ -154,7 +156,7 @@ object HoodieSparkWriter {
         txn.abort(e)
         throw e
     } finally {
-      records.unpersist(blocking = false)
+      cached.foreach(_.unpersist(blocking = false))
     }
   }
 
