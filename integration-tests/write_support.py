@@ -311,3 +311,176 @@ def new_instant(path: Path, before: Sequence[Tuple[str, str]], action: str, cont
     assert got_action == action, f"{context}: instant {instant} is a {got_action}, expected {action}"
     assert all(instant > i for i, _ in before), f"{context}: instant {instant} is not the newest"
     return instant
+
+
+# --------------------------------------------------------------------------------------------
+# Merge-on-read: ordering values that only grow, the model's compaction instants, the
+# read-optimized view and the timeline of compactions.
+
+READ_OPTIMIZED = {"hoodie.datasource.query.type": "read_optimized"}
+
+
+class GrowingTsRowGen(RowGen):
+    """A :class:`RowGen` whose precombine values grow with :attr:`floor`: set ``floor`` to the
+    write number times :data:`TS_STEP` before generating a batch, and every key's ordering
+    value never decreases from one write to the next.
+
+    Merge-on-read tables need that for an unambiguous expected state: among log records of one
+    key Java Hudi keeps the larger ordering value, hudi-rs 0.5.0 the later write; with growing
+    values both, and the model (latest write wins), agree."""
+
+    TS_STEP = 2_000_000_000
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.floor = 0
+
+    def ts(self) -> int:
+        return self.floor + super().ts()
+
+
+class MorTableModel(TableModel):
+    """:class:`TableModel` of a merge-on-read table: compactions are instants that change no
+    record (commit times are preserved), and the model knows which records are certainly in
+    base files, i.e. what a read_optimized query must return at least.
+
+    ``in_base`` maps identities to the commit whose version of the record a base file surely
+    holds: every record after a compaction, and rows that went to base files: inserts (new file
+    groups, or small base files without log files, which are rewritten) and insert_overwrite
+    rows. With the BUCKET index, inserts into existing buckets go to log files, so only the
+    inserts into an empty table count. An update or delete makes the record's base state
+    unknown (the change goes to a log file, or into a rewritten small file)."""
+
+    def __init__(self, global_index: bool, hive: bool, bucket_index: bool = False) -> None:
+        super().__init__(global_index, hive)
+        self.bucket_index = bucket_index
+        self.in_base: Dict[Any, str] = {}
+        self.compactions: List[str] = []
+
+    def _inserts_to_base(self) -> bool:
+        return not self.bucket_index or not self.records
+
+    def upsert(self, rows: Sequence[Row], instant: str) -> None:
+        to_base = self._inserts_to_base()
+        fresh = []
+        for row in self._combine(rows):
+            found = self._find(row)
+            if found is None:
+                fresh.append(row)
+            else:
+                self.in_base.pop(found, None)
+            self.in_base.pop(self.ident(row), None)
+        super().upsert(rows, instant)
+        if to_base:
+            self.in_base.update({self.ident(r): instant for r in fresh})
+
+    def insert(self, rows: Sequence[Row], instant: str) -> None:
+        to_base = self._inserts_to_base()
+        super().insert(rows, instant)
+        if to_base:
+            self.in_base.update({self.ident(r): instant for r in rows})
+
+    def delete(self, rows: Sequence[Row], instant: str) -> None:
+        for row in rows:
+            found = self._find(row)
+            if found is not None:
+                self.in_base.pop(found, None)
+        super().delete(rows, instant)
+
+    def insert_overwrite(self, rows: Sequence[Row], instant: str) -> None:
+        parts = {partition_path(r, self.hive) for r in rows}
+        self.in_base = {
+            i: c for i, c in self.in_base.items()
+            if i in self.records and partition_path(self.records[i]["row"], self.hive) not in parts
+        }
+        super().insert_overwrite(rows, instant)
+        self.in_base.update({self.ident(r): instant for r in rows})
+
+    def compaction(self, instant: str) -> None:
+        """A completed compaction: every record is in a base file, with its commit time."""
+        self.compactions.append(instant)
+        self.in_base = {i: rec["commit"] for i, rec in self.records.items()}
+        self._commit(instant)
+
+    def versions(self) -> set:
+        """Canonical JSON of every record version the table has held at a completed instant
+        (data + :data:`MODEL_META`): each read_optimized row must be one of them."""
+        seen = set()
+        for _, records in self.history:
+            for row in self.rows_of(records):
+                seen.add(harness.canonical_json(row))
+        return seen
+
+    def base_rows(self) -> List[Dict[str, Any]]:
+        """Model rows of the records known to be in base files with their current version."""
+        known = {i: rec for i, rec in self.records.items() if self.in_base.get(i) == rec["commit"]}
+        return self.rows_of(known)
+
+
+def read_optimized_rows(spark: Any, path: Path) -> List[Dict[str, Any]]:
+    return pyhudi_rows(spark, path, READ_OPTIMIZED)
+
+
+def hudi_rs_read_optimized(path: Path) -> List[Dict[str, Any]]:
+    """The read_optimized view (base files of the latest completed slices) by hudi-rs."""
+    from hudi import HudiQueryType, HudiReadOptions, HudiTableBuilder
+
+    table = HudiTableBuilder.from_base_uri(str(path)).build()
+    options = (
+        HudiReadOptions()
+        .with_query_type(HudiQueryType.Snapshot)
+        .with_hudi_option("hoodie.read.use.read_optimized.mode", "true")
+    )
+    return harness.normalize_arrow(table.read(options))
+
+
+def assert_read_optimized_agree(spark: Any, path: Path, context: str) -> List[Dict[str, Any]]:
+    """pyhudi and hudi-rs read_optimized reads are identical; returns the rows."""
+    ours = read_optimized_rows(spark, path)
+    assert_same(ours, hudi_rs_read_optimized(path), f"{context}: pyhudi read_optimized vs hudi-rs read_optimized")
+    return ours
+
+
+def assert_meta_consistent_mor(rows: List[Dict[str, Any]], path: Path, context: str) -> None:
+    """As :func:`assert_meta_consistent` for merge-on-read tables, where a record read from a
+    log file names its file group (the file id) rather than a base file."""
+    for row in rows:
+        commit, seqno = row["_hoodie_commit_time"], row["_hoodie_commit_seqno"]
+        assert seqno.startswith(commit + "_"), f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        name = row["_hoodie_file_name"]
+        folder = Path(path) / row["_hoodie_partition_path"]
+        if name.endswith(".parquet"):
+            ok = (folder / name).is_file()
+        else:  # a file id: some base or log file of that group exists in the partition
+            ok = any(p.name.startswith(name + "_") or p.name.startswith("." + name + "_") for p in folder.iterdir())
+        assert ok, (
+            f"{context}: _hoodie_file_name {name} of {row['_hoodie_record_key']} is neither a base "
+            f"file nor a file group in {folder}"
+        )
+
+
+def new_instants(path: Path, before: Sequence[Tuple[str, str]], context: str) -> List[Tuple[str, str]]:
+    """Completed instants added since ``before`` (oldest first); each newer than all of ``before``."""
+    known = set(before)
+    added = [i for i in harness.completed_instants(path) if i not in known]
+    for instant, _ in added:
+        assert all(instant > i for i, _ in before), f"{context}: instant {instant} is not newer than the timeline"
+    return added
+
+
+def commit_metadata(path: Path, instant: str, action: str) -> Dict[str, Any]:
+    import json
+
+    with open(Path(path) / ".hoodie" / f"{instant}.{action}", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def assert_compaction_instant(path: Path, instant: str, context: str) -> None:
+    """``instant`` is a completed compaction: ``<T>.commit`` with ``compacted: true`` after
+    ``compaction.requested`` and ``compaction.inflight``."""
+    names = set(harness.timeline_files(path))
+    for suffix in ("commit", "compaction.requested", "compaction.inflight"):
+        assert f"{instant}.{suffix}" in names, f"{context}: no {instant}.{suffix} in .hoodie: {sorted(names)}"
+    meta = commit_metadata(path, instant, "commit")
+    assert meta.get("compacted") is True, f"{context}: {instant}.commit has compacted={meta.get('compacted')!r}"
+    assert meta.get("operationType") == "COMPACT", f"{context}: {instant}.commit operationType={meta.get('operationType')!r}"
