@@ -18,7 +18,7 @@ import io.pyhudi.spark.services.Compactor
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
-import io.pyhudi.table.{HoodieTable, TableType}
+import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.write.{Location, WriteOperation, WriteRecord, WriteSpec}
 import io.pyhudi.write.commit.WriteTransaction
@@ -50,6 +50,10 @@ object HoodieSparkWriter {
       options + (WriteConfig.Operation.key -> WriteOperation.InsertOverwriteTable.value) else options
     val input = IncomingRecords.dataSchema(df)
     val spec = WriteSpec.resolve(effective, existing.map(_.config), input)
+    val noMetaFields = effective.exists { case (k, v) =>
+      k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false") }
+    if (noMetaFields)
+      throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
     existing.foreach { t =>
       if (!t.config.populateMetaFields)
         throw Errors.unsupportedWrite(s"writing tables with hoodie.populate.meta.fields=false ($path)")
