@@ -24,8 +24,9 @@ def _java_map(spark: SparkSession, options: Optional[Mapping[str, str]]):  # typ
 def compact(spark: SparkSession, path: str, options: Optional[Mapping[str, str]] = None) -> Optional[str]:
     """Compacts a merge-on-read table: every file slice with log files gets a new base file.
 
-    Pending compactions (scheduled earlier, or interrupted) run first. Returns the compaction
-    instant, or None when no slice has log files. ``options`` take the write options that shape
+    Pending compactions (scheduled earlier, or interrupted) run first. Returns the instant of the
+    new compaction, else of the last pending one it executed, or None when there was nothing
+    to compact. ``options`` take the write options that shape
     base files (``hoodie.parquet.compression.codec``, ``hoodie.compaction.target.io``, ...).
     """
     instant = _services(spark).compact(spark._jsparkSession, path, _java_map(spark, options))

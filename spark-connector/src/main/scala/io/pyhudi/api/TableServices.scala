@@ -12,8 +12,8 @@ import io.pyhudi.table.HoodieTable
 object TableServices {
 
   /**
-   * Compacts a merge-on-read table now (pending compactions first); returns the compaction
-   * instant, or null when no file slice has log files.
+   * Compacts a merge-on-read table now (pending compactions first); returns the new compaction's
+   * instant, else the last pending one executed, or null when there was nothing to compact.
    */
   def compact(spark: SparkSession, path: String, options: java.util.Map[String, String]): String = {
     val opts = options.asScala.toMap

@@ -129,7 +129,13 @@ final class Storage(conf: Configuration) {
   /** Deletes a file or folder (folders only when `recursive`); false when it was absent. */
   def delete(path: String, recursive: Boolean = false): Boolean = {
     val p = new Path(path)
-    fs(p).delete(p, recursive)
+    val deleted = fs(p).delete(p, recursive)
+    // A checksum side file left by a writer that went through Hadoop's checksum layer.
+    if (p.getParent != null) {
+      val crc = new Path(p.getParent, s".${p.getName}.crc")
+      if (fs(crc).exists(crc)) fs(crc).delete(crc, false)
+    }
+    deleted
   }
 
   /** Best-effort delete for cleanup paths that must not hide the original failure. */

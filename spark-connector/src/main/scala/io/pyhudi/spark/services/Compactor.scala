@@ -25,17 +25,19 @@ object Compactor {
 
   /**
    * Plans and runs a compaction now, after finishing any pending one; with `scheduleOnly` it
-   * only writes the plan. Returns the instant, or None when no slice has log files.
+   * only writes the plan. Returns the new compaction's instant, else the last pending one it
+   * executed, or None when there was nothing to compact.
    */
   def compact(spark: SparkSession, table: HoodieTable, options: Map[String, String],
       scheduleOnly: Boolean = false): Option[String] = {
-    val current = if (runPending(spark, table, options).isEmpty) table else table.reload()
+    val pending = runPending(spark, table, options)
+    val current = if (pending.isEmpty) table else table.reload()
     val targetIo = WriteConfig.CompactionTargetIo.from(options)
     CompactionPlanner.plan(current, targetIo).map { plan =>
       val instant = CompactionTransaction.schedule(current, plan)
       if (!scheduleOnly) execute(spark, current.reload(), instant, plan, options)
       instant
-    }
+    }.orElse(pending.lastOption)
   }
 
   /** Executes every pending compaction, oldest first; a half-run one is rolled back and rerun. */

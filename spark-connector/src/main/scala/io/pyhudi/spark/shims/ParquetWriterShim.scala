@@ -5,13 +5,14 @@ import java.util.Locale
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
+import org.apache.hadoop.fs.{FileSystem, LocalFileSystem, Path}
 import org.apache.hadoop.mapreduce.Job
 import org.apache.parquet.hadoop.{ParquetFileWriter, ParquetWriter}
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.parquet.hadoop.api.WriteSupport.FinalizedWriteContext
 import org.apache.parquet.hadoop.metadata.CompressionCodecName
-import org.apache.parquet.hadoop.util.HadoopOutputFile
+import org.apache.parquet.hadoop.util.HadoopStreams
+import org.apache.parquet.io.{OutputFile, PositionOutputStream}
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetWriteSupport}
@@ -51,7 +52,7 @@ object ParquetWriterShim {
       pageSize: Int) extends BaseFileWriterFactory {
     override def open(path: String): BaseFileWriter = {
       val support = new FooterWriteSupport
-      val file = HadoopOutputFile.fromPath(new Path(path), conf.value)
+      val file = new RawOutputFile(new Path(path), conf.value)
       val writer = new Builder(file, support)
         .withConf(conf.value)
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
@@ -63,13 +64,30 @@ object ParquetWriterShim {
     }
   }
 
+  /**
+   * A new file on the table's file system; local paths bypass Hadoop's checksum layer, so no
+   * `.crc` side files appear next to base files (Apache Hudi's tables have none).
+   */
+  private final class RawOutputFile(path: Path, conf: Configuration) extends OutputFile {
+    private def fs: FileSystem = path.getFileSystem(conf) match {
+      case local: LocalFileSystem => local.getRaw
+      case other => other
+    }
+    override def create(blockSizeHint: Long): PositionOutputStream = HadoopStreams.wrap(fs.create(path, false))
+    override def createOrOverwrite(blockSizeHint: Long): PositionOutputStream =
+      HadoopStreams.wrap(fs.create(path, true))
+    override def supportsBlockSize(): Boolean = false
+    override def defaultBlockSize(): Long = 0L
+    override def getPath: String = path.toString
+  }
+
   /** Spark's write support with extra key-value metadata decided at close time. */
   private final class FooterWriteSupport extends ParquetWriteSupport {
     @volatile var footer: Map[String, String] = Map.empty
     override def finalizeWrite(): FinalizedWriteContext = new FinalizedWriteContext(footer.asJava)
   }
 
-  private final class Builder(file: org.apache.parquet.io.OutputFile, support: FooterWriteSupport)
+  private final class Builder(file: OutputFile, support: FooterWriteSupport)
       extends ParquetWriter.Builder[InternalRow, Builder](file) {
     override def self(): Builder = this
     override def getWriteSupport(conf: Configuration): WriteSupport[InternalRow] = support

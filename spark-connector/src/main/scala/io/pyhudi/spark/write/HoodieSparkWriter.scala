@@ -110,7 +110,8 @@ object HoodieSparkWriter {
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](records)
     try {
       val (results, replacedIds) = op match {
-        case WriteOperation.BulkInsert =>
+        // With the bucket index every operation writes bucket file groups (below).
+        case WriteOperation.BulkInsert if !spec.isBucketIndex =>
           val sorted = spec.sortMode match {
             case "GLOBAL_SORT" => records.sortBy(r => (r.partitionPath, r.key))
             case "PARTITION_SORT" => records.mapPartitions(_.toArray.sortBy(r => (r.partitionPath, r.key)).iterator)
@@ -123,12 +124,16 @@ object HoodieSparkWriter {
           val partitions = records.map(_.partitionPath).distinct().collect().toSeq
           val old = TableFiles.load(table,
             if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
-          val tagged = records.map(r => (r, Option.empty[Location]))
-          val plan = planInserts(tagged, Map.empty, Map.empty, spec, table, useSmallFiles = false)
+          val (tagged, plan) =
+            if (spec.isBucketIndex) { val (t, p, _) = bucketPlan(records, spec, table, fresh = true); (t, p) }
+            else {
+              val t = records.map(r => (r, Option.empty[Location]))
+              (t, planInserts(t, Map.empty, Map.empty, spec, table, useSmallFiles = false))
+            }
           txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
         case _ =>
-          val (tagged, plan, files) = if (spec.isBucketIndex) bucketPlan(records, spec, table)
+          val (tagged, plan, files) = if (spec.isBucketIndex) bucketPlan(records, spec, table, fresh = false)
           else {
             val partitions = records.map(_.partitionPath).distinct().collect().toSeq
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
@@ -199,15 +204,19 @@ object HoodieSparkWriter {
     }.toMap
   }
 
-  /** BUCKET index: the file group follows from the key, no lookup. */
-  private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable)
+  /**
+   * BUCKET index: the file group follows from the key, no lookup. With `fresh` (insert
+   * overwrite) every bucket opens a new file group instead of merging into the existing one.
+   */
+  private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable, fresh: Boolean)
       : (RDD[(WriteRecord, Option[Location])], WritePlan, TableFiles) = {
     val n = spec.bucketNum
     val fields = spec.bucketHashFields
     val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
     val groups = keyed.keys.distinct().collect().toSeq.sorted
     val files = TableFiles.load(table, Some(groups.map(_._1).distinct))
-    val existing = files.all.flatMap { case (p, b) => BucketIdentifier.bucketOf(b.fileId).map(id => (p, id) -> b) }.toMap
+    val existing = if (fresh) Map.empty[(String, Int), io.pyhudi.filegroup.BaseFile]
+      else files.all.flatMap { case (p, b) => BucketIdentifier.bucketOf(b.fileId).map(id => (p, id) -> b) }.toMap
     val buckets = groups.zipWithIndex.map { case ((p, id), i) =>
       existing.get((p, id)) match {
         case Some(b) => Bucket(i, p, b.fileId, Some(b))
