@@ -7,12 +7,10 @@ partition columns and a column of every corpus type. After every write the pyhud
 the hudi-rs snapshot and an in-test model must agree; at the end, time travel to every
 instant and incremental reads between consecutive instants are checked too.
 
-Copy-on-write runs seeds 1 and 2, merge-on-read seed 1 (there every update and delete goes to
-a log file; at the end the table is compacted and must read the same). ``$PYHUDI_SEEDS``
-(comma-separated) adds seeds to both, e.g.
+Copy-on-write tables; ``test_mor_differential.py`` does the same for merge-on-read. Seeds 1
+and 2, plus any in ``$PYHUDI_SEEDS`` (comma-separated), e.g.
 ``PYHUDI_SEEDS=3,4,5 python -m pytest integration-tests/test_write_differential.py``.
-A failure names the table type, seed, index type and write; rerun one case with
-``-k "COW-BLOOM-seed1"``.
+A failure names the seed, index type and write; rerun one case with ``-k "BLOOM-seed1"``.
 """
 
 import os
@@ -28,11 +26,9 @@ import write_support as ws
 from pyhudi import IndexType, TableType, WriteOperation
 from pyhudi.options import BUCKET_INDEX_NUM_BUCKETS, HIVE_STYLE_PARTITIONING
 
-EXTRA_SEEDS = {int(s) for s in os.environ.get("PYHUDI_SEEDS", "").split(",") if s.strip()}
-SEEDS = {TableType.COPY_ON_WRITE: sorted({1, 2} | EXTRA_SEEDS), TableType.MERGE_ON_READ: sorted({1} | EXTRA_SEEDS)}
+SEEDS = sorted({1, 2} | {int(s) for s in os.environ.get("PYHUDI_SEEDS", "").split(",") if s.strip()})
 INDEXES = list(IndexType)
-CASES = [(table_type, index, seed) for table_type, seeds in SEEDS.items() for seed in seeds for index in INDEXES]
-SHORT = {TableType.COPY_ON_WRITE: "COW", TableType.MERGE_ON_READ: "MOR"}
+CASES = [(index, seed) for seed in SEEDS for index in INDEXES]
 
 # After the first bulk_insert, each sequence shuffles these writes.
 WRITES = ["insert", "upsert", "upsert", "delete", "insert_overwrite", "upsert", "bulk_insert"]
@@ -47,20 +43,17 @@ def _hive_style(index: IndexType, seed: int) -> bool:
 class Sequence:
     """One table, its model and the generator of write batches."""
 
-    def __init__(self, spark: Any, path: Path, index: IndexType, seed: int,
-                 table_type: TableType = TableType.COPY_ON_WRITE) -> None:
+    def __init__(self, spark: Any, path: Path, index: IndexType, seed: int) -> None:
         self.spark = spark
         self.path = path
-        self.table_type = table_type
-        self.mor = table_type is TableType.MERGE_ON_READ
         self.index = index
         self.seed = seed
-        self.rng = random.Random(seed * 1000 + INDEXES.index(index) + (500 if self.mor else 0))
+        self.rng = random.Random(seed * 1000 + INDEXES.index(index))
         self.gen = ws.RowGen(self.rng)
         self.hive = _hive_style(index, seed)
         self.model = ws.TableModel(index.is_global, self.hive)
         self.log: List[str] = []
-        self.tag = f"{SHORT[table_type]} seed={seed} index={index.value} hive={self.hive}"
+        self.tag = f"seed={seed} index={index.value} hive={self.hive}"
 
     # ---- batches
 
@@ -149,10 +142,10 @@ class Sequence:
             precombine=ws.PRECOMBINE,
             operation=WriteOperation(op),
             index_type=self.index,
-            table_type=self.table_type,
+            table_type=TableType.COPY_ON_WRITE,
             options=options,
         )
-        action = "replacecommit" if op == "insert_overwrite" else "deltacommit" if self.mor else "commit"
+        action = "replacecommit" if op == "insert_overwrite" else "commit"
         instant = ws.new_instant(self.path, before, action, context)
         getattr(self.model, "insert" if op == "bulk_insert" else op)(rows, instant)
         self.check_snapshot(context)
@@ -160,7 +153,7 @@ class Sequence:
 
     def check_snapshot(self, context: str) -> None:
         read = ws.assert_readers_agree(self.spark, self.path, context)
-        ws.assert_meta_consistent(read, self.path, context, log_records=self.mor)
+        ws.assert_meta_consistent(read, self.path, context)
         columns = ws.COLUMNS + list(ws.MODEL_META)
         ws.assert_same(ws.project(read, columns), self.model.snapshot(), f"{context}: pyhudi vs model")
 
@@ -169,11 +162,6 @@ class Sequence:
         writes = list(WRITES)
         self.rng.shuffle(writes)
         for step, op in enumerate(writes, start=1):
-            if self.mor:
-                # Merge-on-read: of two log records of one key Java 0.14 keeps the larger
-                # precombine value, hudi-rs the later write (hudi-format.md §6.9); pyhudi reads as
-                # Java does. Increasing values across writes keep the three views comparable.
-                self.gen.ts_offset = step * 1_000_000_000
             rows = {
                 "insert": lambda: self.batch_insert(self.rng.randrange(5, 12)),
                 "bulk_insert": lambda: self.batch_insert(self.rng.randrange(5, 12)),
@@ -184,11 +172,9 @@ class Sequence:
             self.write(op, rows, step)
 
 
-@pytest.mark.parametrize(
-    "table_type,index,seed", CASES, ids=[f"{SHORT[t]}-{i.value}-seed{s}" for t, i, s in CASES]
-)
-def test_write_sequence_matches_model(spark, tmp_path, table_type, index, seed):
-    seq = Sequence(spark, tmp_path / "table", index, seed, table_type)
+@pytest.mark.parametrize("index,seed", CASES, ids=[f"{i.value}-seed{s}" for i, s in CASES])
+def test_write_sequence_matches_model(spark, tmp_path, index, seed):
+    seq = Sequence(spark, tmp_path / "table", index, seed)
     seq.run()
     model = seq.model
     path = seq.path
@@ -215,15 +201,3 @@ def test_write_sequence_matches_model(spark, tmp_path, table_type, index, seed):
         ws.assert_same(ws.project(ours, columns), model.incremental(begin, end), f"{context}: pyhudi vs model")
         ws.assert_same(ours, harness.hudi_rs_read(path, begin=begin, end=end), f"{context}: pyhudi vs hudi-rs")
 
-    if seq.mor:
-        # Compaction folds the log files into base files: snapshot unchanged (commit times kept),
-        # read_optimized now equals it, and both readers agree.
-        before = harness.completed_instants(path)
-        compaction = pyhudi.compact(spark, str(path))
-        assert compaction is not None, f"{tag}: nothing to compact after {len(instants)} writes"
-        assert harness.completed_instants(path) == sorted(before + [(compaction, "commit")])
-        context = f"{tag} after compaction {compaction}"
-        read = ws.assert_readers_agree(spark, path, context)
-        ws.assert_same(ws.project(read, columns), model.snapshot(), f"{context}: pyhudi vs model")
-        optimized = ws.pyhudi_rows(spark, path, {"hoodie.datasource.query.type": "read_optimized"})
-        ws.assert_same(optimized, read, f"{context}: read_optimized vs snapshot")

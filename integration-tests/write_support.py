@@ -85,7 +85,6 @@ class RowGen:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self._next_key = 0
-        self.ts_offset = 0  # added to every generated precombine value
 
     def fresh_key(self) -> Tuple[str, int]:
         n = self._next_key
@@ -98,7 +97,7 @@ class RowGen:
     def ts(self) -> int:
         # Distinct enough that two versions of one key in a batch never tie (the test
         # makes them distinct explicitly anyway).
-        return self.ts_offset + self.rng.randrange(1_000_000_000)
+        return self.rng.randrange(1_000_000_000)
 
     def row(self, key: Tuple[str, int], part: Tuple[str, int], ts: Optional[int] = None) -> Row:
         r = self.rng
@@ -283,22 +282,16 @@ def assert_readers_agree(spark: Any, path: Path, context: str) -> List[Dict[str,
     return ours
 
 
-def assert_meta_consistent(rows: List[Dict[str, Any]], path: Path, context: str, log_records: bool = False) -> None:
+def assert_meta_consistent(rows: List[Dict[str, Any]], path: Path, context: str) -> None:
     """Sequence numbers start with the commit time; file names name existing base files of the
-    row's partition. With ``log_records`` (merge-on-read) a row may come from a log record,
-    whose ``_hoodie_file_name`` is the bare file id of a file group with a base file."""
+    row's partition (copy-on-write; see :func:`assert_meta_consistent_mor`)."""
     for row in rows:
         commit, seqno = row["_hoodie_commit_time"], row["_hoodie_commit_seqno"]
         assert seqno.startswith(commit + "_"), f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
-        folder = Path(path) / row["_hoodie_partition_path"]
-        name = row["_hoodie_file_name"]
-        if name.endswith(".parquet"):
-            ok = (folder / name).is_file()
-        else:
-            ok = log_records and any(folder.glob(f"{name}_*.parquet"))
-        assert ok, (
-            f"{context}: _hoodie_file_name {name} of {row['_hoodie_record_key']} is not a base "
-            f"file{' or file id' if log_records else ''} in {folder}"
+        base = Path(path) / row["_hoodie_partition_path"] / row["_hoodie_file_name"]
+        assert row["_hoodie_file_name"].endswith(".parquet") and base.is_file(), (
+            f"{context}: _hoodie_file_name {row['_hoodie_file_name']} of "
+            f"{row['_hoodie_record_key']} is not a base file in {base.parent}"
         )
 
 
