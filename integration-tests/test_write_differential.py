@@ -40,7 +40,7 @@ def _hive_style(index: IndexType, seed: int) -> bool:
     return (INDEXES.index(index) + seed) % 2 == 0
 
 
-class Sequence:
+class Sequence(ws.Batches):
     """One table, its model and the generator of write batches."""
 
     def __init__(self, spark: Any, path: Path, index: IndexType, seed: int) -> None:
@@ -54,74 +54,6 @@ class Sequence:
         self.model = ws.TableModel(index.is_global, self.hive)
         self.log: List[str] = []
         self.tag = f"seed={seed} index={index.value} hive={self.hive}"
-
-    # ---- batches
-
-    def _stored_rows(self) -> List[ws.Row]:
-        return [rec["row"] for rec in self.model.records.values()]
-
-    def _fresh_rows(self, n: int) -> List[ws.Row]:
-        return [self.gen.row(self.gen.fresh_key(), self.gen.partition()) for _ in range(n)]
-
-    def batch_insert(self, n: int) -> List[ws.Row]:
-        return self._fresh_rows(n)
-
-    def batch_upsert(self) -> List[ws.Row]:
-        stored = self._stored_rows()
-        rng = self.rng
-        rows: List[ws.Row] = []
-        for old in rng.sample(stored, min(len(stored), rng.randrange(5, 10))):
-            part = (old[2], old[3])
-            # Global indexes: some updates move the record to another partition. Non-global:
-            # an occasional "move" is an insert into the new partition (the old row stays).
-            if rng.random() < (0.35 if self.index.is_global else 0.1):
-                part = self._other_partition(part)
-            rows.append(self.gen.row((old[0], old[1]), part))
-        rows += self._fresh_rows(rng.randrange(3, 7))
-        # In-batch duplicates with distinct precombine values; the largest must win, whatever
-        # its position in the batch. Global: a duplicate may carry another partition.
-        for original in rng.sample(rows, min(len(rows), 4)):
-            part = (original[2], original[3])
-            if self.index.is_global and rng.random() < 0.5:
-                part = self._other_partition(part)
-            used = {r[4] for r in rows if ws.record_key(r) == ws.record_key(original)}
-            ts = self.gen.ts()
-            while ts in used:
-                ts += 1
-            rows.append(self.gen.row((original[0], original[1]), part, ts))
-        rng.shuffle(rows)
-        return rows
-
-    def batch_delete(self) -> List[ws.Row]:
-        stored = self._stored_rows()
-        rng = self.rng
-        rows = list(rng.sample(stored, min(len(stored), rng.randrange(3, 7))))
-        if self.index.is_global and rows:
-            # Global indexes find the key whatever partition the delete row names.
-            victim = rows.pop()
-            rows.append(self.gen.row((victim[0], victim[1]), self._other_partition((victim[2], victim[3]))))
-        rows += self._fresh_rows(3)  # unknown keys: ignored
-        rng.shuffle(rows)
-        return rows
-
-    def batch_insert_overwrite(self) -> List[ws.Row]:
-        rng = self.rng
-        partitions = sorted({(r[2], r[3]) for r in self._stored_rows()})
-        chosen = rng.sample(partitions, min(len(partitions), rng.randrange(1, 3)))
-        rows: List[ws.Row] = []
-        for part in chosen:
-            # Keys currently in the overwritten partition may come back; all others are fresh.
-            inside = [r for r in self._stored_rows() if (r[2], r[3]) == part]
-            for old in rng.sample(inside, min(len(inside), 2)):
-                rows.append(self.gen.row((old[0], old[1]), part))
-            rows += [self.gen.row(self.gen.fresh_key(), part) for _ in range(rng.randrange(2, 5))]
-        return rows
-
-    def _other_partition(self, part: Tuple[str, int]) -> Tuple[str, int]:
-        while True:
-            other = self.gen.partition()
-            if other != part:
-                return other
 
     # ---- writing and checking
 
