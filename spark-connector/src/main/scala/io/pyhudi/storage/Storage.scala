@@ -122,6 +122,28 @@ final class Storage(conf: Configuration) {
     }
   }
 
+  /**
+   * Moves `src` over `dst`, replacing it. Local files are moved in one atomic step; elsewhere
+   * the destination is deleted first, so a crash in between leaves `dst` absent (callers keep a
+   * backup for that window, as Apache Hudi does for `hoodie.properties`).
+   */
+  def replace(src: String, dst: String): Unit = {
+    val s = new Path(src)
+    val d = new Path(dst)
+    fs(s) match {
+      case local: RawLocalFileSystem =>
+        Files.move(local.pathToFile(s).toPath, local.pathToFile(d).toPath,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE)
+        // A checksum side file of the replaced content (Hadoop's checksum layer wrote it) would
+        // make that layer reject the new bytes.
+        val crc = new Path(d.getParent, s".${d.getName}.crc")
+        if (local.exists(crc)) local.delete(crc, false)
+      case other =>
+        if (other.exists(d) && !other.delete(d, false)) throw new IOException(s"Cannot replace $dst")
+        if (!other.rename(s, d)) throw new IOException(s"Cannot rename $src to $dst")
+    }
+  }
+
   private def moveLocal(local: RawLocalFileSystem, s: Path, d: Path): Boolean =
     try { Files.move(local.pathToFile(s).toPath, local.pathToFile(d).toPath); true }
     catch { case _: FileAlreadyExistsException => false }

@@ -45,12 +45,23 @@ object HoodieTable {
   def open(path: String, storage: Storage): HoodieTable = {
     val base = stripSlash(storage.qualify(path))
     if (!storage.exists(base)) throw Errors.pathNotFound(path)
-    val propsPath = s"$base/$MetaFolder/$PropertiesFile"
-    if (!storage.exists(propsPath)) throw Errors.notAHudiTable(path)
-    val config = TableConfig.parse(storage.readAll(propsPath), path)
+    val config = TableConfig(readProperties(storage, base), path)
     TableConfig.validate(config)
     val names = storage.listFiles(s"$base/$MetaFolder").map(_.name)
     new HoodieTable(base, config, Timeline.fromFileNames(names), storage)
+  }
+
+  /**
+   * The stored `hoodie.properties`, or its backup when an interrupted update left only that
+   * (Apache Hudi's fallback, hudi-format.md §1.4).
+   *
+   * @throws io.pyhudi.errors.TableNotFoundException when neither exists
+   */
+  def readProperties(storage: Storage, basePath: String): Map[String, String] = {
+    val meta = s"$basePath/$MetaFolder"
+    val file = Seq(s"$meta/$PropertiesFile", s"$meta/${TablePropertiesWriter.BackupFile}")
+      .find(storage.exists).getOrElse(throw Errors.notAHudiTable(basePath))
+    TableConfig.parse(storage.readAll(file), basePath).props
   }
 
   private def stripSlash(p: String): String =

@@ -14,7 +14,18 @@ import io.pyhudi.errors.Errors
 final case class TableConfig(props: Map[String, String], basePath: String) {
   import TableConfig._
 
-  def get(key: String): Option[String] = props.get(key).map(_.trim).filter(_.nonEmpty)
+  /**
+   * The stored value of `key`. Tables that Apache Hudi 1.x creates at version 6 spell two keys
+   * the 1.x way, so those are read as fallbacks: `hoodie.table.ordering.fields` for the
+   * precombine field and `hoodie.table.keygenerator.type` for the key generator class.
+   */
+  def get(key: String): Option[String] = raw(key).orElse(key match {
+    case PrecombineField => raw(OrderingFields)
+    case KeyGeneratorClass => raw(KeyGeneratorType).map(keyGeneratorClassOfType)
+    case _ => None
+  })
+
+  private def raw(key: String): Option[String] = props.get(key).map(_.trim).filter(_.nonEmpty)
 
   def name: String = get(Name).getOrElse(throw Errors.missingTableProperty(basePath, Name))
 
@@ -85,6 +96,17 @@ object TableConfig {
   val Checksum = "hoodie.table.checksum"
   val ArchiveLogFolder = "hoodie.archivelog.folder"
   val TimelineTimezone = "hoodie.table.timeline.timezone"
+  /** Apache Hudi 1.x's name for the precombine field(s). */
+  val OrderingFields = "hoodie.table.ordering.fields"
+  /** Apache Hudi 1.x records the key generator's type name instead of its class. */
+  val KeyGeneratorType = "hoodie.table.keygenerator.type"
+
+  /** The class Hudi means by a `hoodie.table.keygenerator.type` value (Hudi's own naming rule). */
+  private def keyGeneratorClassOfType(t: String): String =
+    io.pyhudi.keygen.KeyGenType.All.find(_.name.equalsIgnoreCase(t)).map(_.className).getOrElse {
+      val camel = t.toLowerCase(java.util.Locale.ROOT).split('_').map(_.capitalize).mkString
+      s"org.apache.hudi.keygen.${camel}KeyGenerator"
+    }
 
   /** Table versions this connector reads. */
   val SupportedVersions: Seq[Int] = Seq(6)

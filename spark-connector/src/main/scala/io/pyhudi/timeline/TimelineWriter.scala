@@ -5,6 +5,7 @@ import java.util.UUID
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.storage.Storage
+import io.pyhudi.table.{HoodieTable, MetadataTable}
 
 /**
  * Writes the state files of instants into `.hoodie/` (table layout version 1, hudi-format.md
@@ -62,6 +63,10 @@ final class TimelineWriter(storage: Storage, metaPath: String) {
   }
 
   private def publish(instant: Instant, content: Array[Byte]): Instant = {
+    // Every change pyhudi makes to a table passes here first: drop Apache Hudi's metadata table
+    // before it could miss this instant (MetadataTable explains why it is removed, not kept).
+    MetadataTable.removeIfPresent(storage, metaPath.stripSuffix(s"/${HoodieTable.MetaFolder}"),
+      s"writing ${instant.fileName}")
     val target = path(instant)
     val temp = s"$metaPath/.${instant.fileName}.${UUID.randomUUID()}.tmp"
     try storage.createAtomically(target, content, temp)
