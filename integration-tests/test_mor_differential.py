@@ -86,6 +86,7 @@ class MorSequence(ws.Batches):
         df = self.spark.createDataFrame(rows, ws.SCHEMA)
         options: Dict[str, Any] = {
             HIVE_STYLE_PARTITIONING: self.hive,
+            **ws.LATEST_WINS,
             "hoodie.compact.inline": "true",
             "hoodie.compact.inline.max.delta.commits": str(INLINE_MAX_DELTA_COMMITS),
         }

@@ -62,7 +62,7 @@ class Sequence(ws.Batches):
         self.log.append(f"{context}: {len(rows)} rows")
         before = harness.completed_instants(self.path)
         df = self.spark.createDataFrame(rows, ws.SCHEMA)
-        options: Dict[str, Any] = {HIVE_STYLE_PARTITIONING: self.hive}
+        options: Dict[str, Any] = {HIVE_STYLE_PARTITIONING: self.hive, **ws.LATEST_WINS}
         if self.index is IndexType.BUCKET:
             options[BUCKET_INDEX_NUM_BUCKETS] = 4
         pyhudi.write(

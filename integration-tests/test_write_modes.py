@@ -34,6 +34,7 @@ def _base_options(name: str = "t", **extra: Any) -> Dict[str, Any]:
         "hoodie.datasource.write.recordkey.field": "k1,k2",
         "hoodie.datasource.write.partitionpath.field": "p1,p2",
         "hoodie.datasource.write.precombine.field": "ts",
+        **ws.LATEST_WINS,
     }
     options.update(extra)
     return options

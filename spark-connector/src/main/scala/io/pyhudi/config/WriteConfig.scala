@@ -137,9 +137,14 @@ object WriteConfig {
       "only when the input has such a column.")
 
   val PayloadClass: ConfigEntry[String] = ConfigEntry.string("hoodie.datasource.write.payload.class",
-    Some("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload"),
-    "Merge semantics recorded in the table: OverwriteWithLatestAvroPayload (the incoming record " +
-      "replaces the stored one) or DefaultHoodieRecordPayload (the larger ordering value wins).")
+    None,
+    "Merge semantics recorded in a new table (hoodie.compaction.payload.class): " +
+      "DefaultHoodieRecordPayload (event-time ordering: of two versions of a key the larger " +
+      "precombine value wins, in a batch, against the stored record and among log records) or " +
+      "OverwriteWithLatestAvroPayload (commit-time ordering: the incoming record replaces the " +
+      "stored one). Default: DefaultHoodieRecordPayload when the table has a precombine field, " +
+      "else OverwriteWithLatestAvroPayload; these two are the payloads that Apache Hudi 0.14/0.15, " +
+      "Apache Hudi 1.x and hudi-rs merge alike (docs/interop.md). An existing table keeps its own.")
 
   val IndexType: ConfigEntry[String] = upperChoice("hoodie.index.type", "BLOOM",
     Seq("BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"),

@@ -3,6 +3,7 @@ package io.pyhudi.write
 import io.pyhudi.config.WriteConfig
 import io.pyhudi.errors.Errors
 import io.pyhudi.keygen.KeyGenConfig
+import io.pyhudi.merge.MergeMode
 import io.pyhudi.table.{TableConfig, TableType}
 import io.pyhudi.write.handle.BloomConfig
 import io.pyhudi.write.plan.FileSizing
@@ -88,7 +89,10 @@ object WriteSpec {
       operation = operation,
       keyGen = keyGen,
       precombineField = precombine,
-      payloadClass = WriteConfig.PayloadClass.from(opts).get,
+      // A new table gets the payload every engine merges alike; a table that records none keeps
+      // Apache Hudi 0.x's default, which is how its earlier writers merged it.
+      payloadClass = WriteConfig.PayloadClass.from(opts).getOrElse(
+        if (existing.isDefined) MergeMode.LatestWinsPayload else MergeMode.defaultPayloadClass(precombine.isDefined)),
       indexType = WriteConfig.IndexType.from(opts).get,
       bloom = BloomConfig(WriteConfig.BloomNumEntries.from(opts).get, WriteConfig.BloomFpp.from(opts).get,
         WriteConfig.BloomFilterType.from(opts).get, WriteConfig.BloomMaxEntries.from(opts).get),
