@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Scala unit suites, the connector jar, the Python package, the full
-# integration suite on the pinned PySpark, and the corpus conformance plus write round trips on
+# integration suite on the pinned PySpark (including the interop suite, which drives Apache Hudi
+# on PySpark 3.5 in processes of its own), and the corpus conformance plus write round trips on
 # the oldest supported PySpark. Ends with one summary line "N passed, N failed".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,8 +11,9 @@ logs="$root/target/test-logs"; mkdir -p "$logs"
 echo "== Scala unit suites and connector jar"
 build/sbt connector/test connector/assembly 2>&1 | tee "$logs/scala.log"
 
-echo "== Python: pinned PySpark ($(grep '^pyspark' requirements/test.txt))"
+echo "== Python: pinned PySpark ($(grep '^pyspark' requirements/test.txt)), with the Apache Hudi interop suite on $(grep '^pyspark' requirements/interop.txt)"
 dev/python-env.sh .venv requirements/test.txt
+dev/python-env.sh .venv-interop requirements/interop.txt --no-pyhudi
 .venv/bin/python -m pytest integration-tests -q -p no:cacheprovider 2>&1 | tee "$logs/pytest-main.log"
 
 echo "== Python: corpus conformance and write round trips on the oldest supported PySpark ($(grep '^pyspark' requirements/spark-oldest.txt))"

@@ -42,6 +42,7 @@ object MetadataTable {
         s"does not maintain; removing it before $why so that no reader or writer lists files from a stale " +
         "index. Apache Hudi writers with hoodie.metadata.enable=true rebuild it from a file listing.")
       TablePropertiesWriter.update(storage, basePath)(_ -- Seq(PartitionsProperty, InflightPartitionsProperty))
+      CrashPoint("metadata-table-unlisted")
     }
     val dir = folder(basePath)
     val hadFolder = storage.exists(dir)
@@ -49,6 +50,7 @@ object MetadataTable {
       if (!listed) log.warn(s"Deleting $dir, a metadata table folder that hoodie.properties no longer lists " +
         "(left by an interrupted removal or by a writer that disabled the metadata table)")
       storage.delete(dir, recursive = true)
+      CrashPoint("metadata-table-deleted")
     }
     listed || hadFolder
   }

@@ -27,6 +27,7 @@ object TablePropertiesWriter {
     val bytes = JavaProperties.store(withChecksum.toSeq.sortBy(_._1), s"Updated at ${java.time.Instant.now()}")
     // Without hoodie.properties an interrupted update already left the backup we read.
     if (storage.exists(path)) storage.create(s"$meta/$BackupFile", storage.readAll(path), overwrite = true)
+    CrashPoint("properties-backed-up")
     val temp = s"$meta/.${HoodieTable.PropertiesFile}.${UUID.randomUUID()}.tmp"
     storage.create(temp, bytes, overwrite = true)
     try storage.replace(temp, path)

@@ -39,13 +39,29 @@ object ParquetWriterShim {
     new ParquetFileFormat().prepareWrite(spark, job, Map.empty, schema)
     val c = job.getConfiguration
     ParquetWriteSupport.setSchema(schema, c)
-    // Hudi's readers expect microsecond timestamps and the standard (non-legacy) layout.
-    c.set("spark.sql.parquet.writeLegacyFormat", "false")
+    // Decimals go into FIXED_LEN_BYTE_ARRAY, as Apache Hudi's Avro writers store them: Hudi's
+    // merge path reads an INT32/INT64 decimal as its unscaled integer (12.12 came back as
+    // 1212.00 after Hudi 1.2 rewrote a pyhudi file). Spark writes fixed decimals only in its
+    // legacy layout, so that layout is used whenever a decimal would otherwise be an integer,
+    // which is what Hudi's own row writer does; otherwise the standard layout.
+    c.set("spark.sql.parquet.writeLegacyFormat", hasIntegerDecimal(schema).toString)
     c.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     c.set("spark.sql.parquet.fieldId.write.enabled", "false")
     c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
     c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
     new Factory(new SerializableConfiguration(c), codec, blockSize, pageSize)
+  }
+
+  /** True when Spark's standard layout would store some decimal (at any depth) as an integer. */
+  private[shims] def hasIntegerDecimal(t: org.apache.spark.sql.types.DataType): Boolean = {
+    import org.apache.spark.sql.types._
+    t match {
+      case d: DecimalType => d.precision <= Decimal.MAX_LONG_DIGITS
+      case s: StructType => s.fields.exists(f => hasIntegerDecimal(f.dataType))
+      case a: ArrayType => hasIntegerDecimal(a.elementType)
+      case m: MapType => hasIntegerDecimal(m.keyType) || hasIntegerDecimal(m.valueType)
+      case _ => false
+    }
   }
 
   private final class Factory(conf: SerializableConfiguration, codec: String, blockSize: Long,

@@ -1,0 +1,84 @@
+"""An Apache Hudi Spark process that the interop tests drive over stdin/stdout.
+
+Runs under PySpark 3.5 with Apache Hudi's Spark 3.5 bundle (no Spark 4 bundle is published), in
+its own JVM, with Hudi's default settings (metadata table on) unless a command's options say
+otherwise. One JSON command per input line; one JSON answer per command on stdout, on a line
+that starts with ``@@hudi`` (Spark may print other lines).
+
+Commands: ``{"op": "write", "path", "schema" (DDL), "rows" (JSON objects), "options", "mode"}``,
+``{"op": "read", "path", "options"}`` -> ``{"rows": [...]}``, ``{"op": "stop"}``.
+Usage: ``python hudi_worker.py HUDI_VERSION``.
+"""
+
+import json
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from rows import frame, normalize_rows  # noqa: E402
+
+PREFIX = "@@hudi "
+
+
+def session(version: str):  # type: ignore[no-untyped-def]
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName(f"apache-hudi-{version}")
+        .config("spark.jars.packages", f"org.apache.hudi:hudi-spark3.5-bundle_2.12:{version}")
+        .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+        .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
+        .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
+        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.hudi.catalog.HoodieCatalog")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.memory", "1g")
+    )
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def handle(spark, cmd):  # type: ignore[no-untyped-def]
+    op = cmd["op"]
+    if op == "write":
+        df = frame(spark, cmd["schema"], cmd["rows"])
+        options = {"hoodie.write.table.version": "6", **cmd.get("options", {})}
+        df.write.format("hudi").options(**options).mode(cmd.get("mode", "append")).save(cmd["path"])
+        return {}
+    if op == "read":
+        df = spark.read.format("hudi").options(**cmd.get("options", {})).load(cmd["path"])
+        return {"rows": normalize_rows(df.collect())}
+    raise ValueError(f"unknown op {op}")
+
+
+def main() -> None:
+    version = sys.argv[1]
+    spark = session(version)
+    out = sys.stdout
+    out.write(PREFIX + json.dumps({"ok": True, "ready": spark.version}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        cmd = json.loads(line)
+        if cmd["op"] == "stop":
+            break
+        try:
+            answer = {"ok": True, **handle(spark, cmd)}
+        except Exception as e:  # reported to the test, which fails with it
+            answer = {"ok": False, "error": f"{type(e).__name__}: {e}"[:4000],
+                      "trace": traceback.format_exc()[-4000:]}
+        out.write(PREFIX + json.dumps(answer) + "\n")
+        out.flush()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""pyhudi and Apache Hudi (1.2 and 0.15, Spark 3.5 bundles, each in its own Spark process) on the
+same table folders, with Apache Hudi's default settings: its metadata table is on.
+
+Every check compares pyhudi, Apache Hudi and, where it reads the query, hudi-rs with a model.
+"""
+
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+import pytest
+
+from hudi_client import HudiWorker
+import tables as t
+from tables import HUDI_0X, HUDI_LATEST
+
+pytestmark = pytest.mark.interop
+
+COW, MOR = "COPY_ON_WRITE", "MERGE_ON_READ"
+
+
+def check_snapshot(spark: Any, hudi: HudiWorker, path: Path, model: t.Model, context: str) -> None:
+    """Snapshot of pyhudi, Apache Hudi and hudi-rs equal the model; pyhudi and Apache Hudi agree
+    on the meta columns too."""
+    expected = model.expected()
+    ours = t.pyhudi_read(spark, path)
+    theirs = hudi.read(path)
+    assert t.data(ours) == expected, f"{context}: pyhudi snapshot differs from the model"
+    assert t.data(theirs) == expected, f"{context}: Apache Hudi {hudi.version} snapshot differs from the model"
+    assert t.with_meta(ours) == t.with_meta(theirs), f"{context}: meta columns differ"
+    assert t.data(t.hudi_rs_read(path)) == expected, f"{context}: hudi-rs snapshot differs from the model"
+
+
+def check_queries(spark: Any, hudi: HudiWorker, path: Path, context: str) -> None:
+    """Read-optimized, incremental (from the first commit) and time travel (to the second) agree."""
+    instants = t.completed(path)
+    queries = {"read_optimized": t.READ_OPTIMIZED, "incremental": t.incremental(instants[0]),
+               "time travel": t.as_of(instants[1])}
+    for name, opts in queries.items():
+        ours, theirs = t.pyhudi_read(spark, path, opts), hudi.read(path, opts)
+        assert t.with_meta(ours) == t.with_meta(theirs), f"{context}: {name} differs from Apache Hudi {hudi.version}"
+    assert t.data(t.pyhudi_read(spark, path, t.as_of(instants[1]))) == t.data(t.hudi_rs_read(path, instants[1])), \
+        f"{context}: time travel differs from hudi-rs"
+
+
+# ---- pyhudi writes, Apache Hudi reads
+
+INDEXES = ["BLOOM", "SIMPLE", "BUCKET", "GLOBAL_SIMPLE"]
+
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("index", INDEXES)
+def test_apache_hudi_reads_what_pyhudi_writes(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                              table_type: str, index: str) -> None:
+    h = hudi(HUDI_LATEST)
+    path = tmp_path / "t"
+    extra = {"hoodie.index.type": index, "hoodie.bucket.index.num.buckets": "2"}
+    model = t.Model()
+    opts = lambda op: t.options("w", table_type, op, **extra)  # noqa: E731
+    first = [t.row(i, 100, "a") for i in range(30)]
+    t.pyhudi_write(spark, path, first, opts("insert"))
+    model.upsert(first)
+    second = [t.row(i, 200, "b") for i in range(0, 40, 3)] + [t.row(i, 50, "stale") for i in range(1, 30, 9)]
+    t.pyhudi_write(spark, path, second, opts("upsert"))
+    model.upsert(second)
+    gone = [t.row(i, 300, "d") for i in range(2, 30, 7)]
+    t.pyhudi_write(spark, path, gone, opts("delete"))
+    model.delete(r["id"] for r in gone)
+    if table_type == MOR:
+        import pyhudi
+
+        pyhudi.compact(spark, str(path))
+        more = [t.row(i, 400, "e") for i in range(5, 45, 4)]
+        t.pyhudi_write(spark, path, more, opts("upsert"))
+        model.upsert(more)
+    context = f"pyhudi {table_type} {index}"
+    check_snapshot(spark, h, path, model, context)
+    check_queries(spark, h, path, context)
+
+
+# ---- Apache Hudi writes, pyhudi reads
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_pyhudi_reads_what_apache_hudi_writes(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                              version: str, table_type: str) -> None:
+    h = hudi(version)
+    path = tmp_path / "t"
+    extra = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} if table_type == MOR else {}
+    opts = lambda op: t.options("h", table_type, op, **extra)  # noqa: E731
+    model = t.Model(event_time=version == HUDI_LATEST)
+    steps: List[Any] = [
+        ("insert", [t.row(i, 100, "a") for i in range(30)]),
+        ("upsert", [t.row(i, 200, "b") for i in range(0, 40, 3)]),
+        ("delete", [t.row(i, 300, "d") for i in range(2, 30, 7)]),
+        ("upsert", [t.row(i, 400, "e") for i in range(1, 45, 5)]),
+        ("insert_overwrite", [t.row(i, 500, "o", part="east") for i in range(100, 104)]),
+        ("upsert", [t.row(i, 600, "f") for i in range(0, 30, 4)]),
+    ]
+    for op, rows in steps:
+        h.write(path, t.SCHEMA, rows, opts(op))
+        if op == "delete":
+            model.delete(r["id"] for r in rows)
+        elif op == "insert_overwrite":
+            model.overwrite_partitions(rows)
+        else:
+            model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"Apache Hudi {version} {table_type} after {op}")
+    check_queries(spark, h, path, f"Apache Hudi {version} {table_type}")
+
+
+# ---- both engines write the same table in turns
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_alternating_writers(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                             version: str, table_type: str) -> None:
+    """Apache Hudi (metadata table on), pyhudi, Apache Hudi, pyhudi, ... on one table: after every
+    write every reader equals the model, and Apache Hudi's metadata table is never stale."""
+    h = hudi(version)
+    path = tmp_path / "t"
+    opts = lambda op: t.options("alt", table_type, op)  # noqa: E731
+    model = t.Model()
+    writers: List[Any] = [
+        ("hudi", "insert", [t.row(i, 1000, "h0") for i in range(40)]),
+        ("pyhudi", "upsert", [t.row(i, 2000, "p1") for i in range(0, 50, 3)]),
+        ("hudi", "upsert", [t.row(i, 3000, "h2") for i in range(1, 55, 4)]),
+        ("pyhudi", "delete", [t.row(i, 4000, "p3") for i in range(2, 40, 5)]),
+        ("hudi", "upsert", [t.row(i, 5000, "h4") for i in range(0, 60, 6)]),
+        ("pyhudi", "upsert", [t.row(i, 6000, "p5") for i in range(3, 62, 4)]),
+        ("hudi", "delete", [t.row(i, 7000, "h6") for i in range(0, 62, 7)]),
+        ("pyhudi", "upsert", [t.row(i, 8000, "p7") for i in range(0, 20)]),
+    ]
+    for step, (who, op, rows) in enumerate(writers):
+        if who == "hudi":
+            h.write(path, t.SCHEMA, rows, opts(op))
+        else:
+            t.pyhudi_write(spark, path, rows, opts(op))
+            assert t.metadata_partitions(path) == "", "pyhudi left Apache Hudi's metadata table listed"
+            assert not (path / ".hoodie" / "metadata").exists(), "pyhudi left Apache Hudi's metadata table"
+        if op == "delete":
+            model.delete(r["id"] for r in rows)
+        else:
+            model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"{version} {table_type} step {step} ({who} {op})")
+
+
+# ---- pyhudi killed in the middle of removing Apache Hudi's metadata table
+
+CRASH_POINTS = ["properties-backed-up", "metadata-table-unlisted", "metadata-table-deleted"]
+
+
+def run_killed_write(path: Path, rows: List[Dict[str, Any]], opts: Dict[str, str], point: str, tmp: Path) -> None:
+    """A pyhudi write in its own process whose JVM halts at crash point ``point``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    spec = tmp / f"spec-{point}.json"
+    spec.write_text(json.dumps({"path": str(path), "schema": t.SCHEMA, "rows": rows, "options": opts}))
+    env = {**os.environ, "PYHUDI_CRASH_AT": point}
+    log = tmp / f"writer-{point}.log"
+    with open(log, "w") as out:
+        rc = subprocess.run([sys.executable, str(Path(__file__).parent / "pyhudi_writer.py"), str(spec)],
+                            stdout=out, stderr=subprocess.STDOUT, env=env, timeout=600).returncode
+    assert rc != 0, f"the writer was to crash at {point} but finished (log: {log})"
+
+
+@pytest.mark.parametrize("point", CRASH_POINTS)
+def test_killed_during_metadata_table_removal(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                              point: str) -> None:
+    """Each intermediate state of the removal is read exactly by Apache Hudi, pyhudi and hudi-rs,
+    and the next writer of either engine carries on from it."""
+    h = hudi(HUDI_LATEST)
+    path = tmp_path / "t"
+    opts = lambda op: t.options("crash", MOR, op)  # noqa: E731
+    model = t.Model()
+    for op, rows in [("insert", [t.row(i, 100, "a") for i in range(30)]),
+                     ("upsert", [t.row(i, 200, "b") for i in range(0, 35, 4)])]:
+        h.write(path, t.SCHEMA, rows, opts(op))
+        model.upsert(rows)
+    assert "files" in t.metadata_partitions(path), "Apache Hudi wrote no metadata table"
+    before = t.completed(path)
+
+    run_killed_write(path, [t.row(i, 300, "killed") for i in range(0, 30, 2)], opts("upsert"), point, tmp_path)
+    meta = path / ".hoodie"
+    if point == "properties-backed-up":
+        assert (meta / "hoodie.properties.backup").exists() and "files" in t.metadata_partitions(path)
+    elif point == "metadata-table-unlisted":
+        assert t.metadata_partitions(path) == "" and (meta / "metadata").is_dir()
+    else:
+        assert t.metadata_partitions(path) == "" and not (meta / "metadata").exists()
+    assert t.completed(path) == before, "the killed write must not have committed"
+    check_snapshot(spark, h, path, model, f"after a kill at {point}")
+
+    rows = [t.row(i, 400, "c") for i in range(1, 40, 3)]
+    h.write(path, t.SCHEMA, rows, opts("upsert"))
+    model.upsert(rows)
+    check_snapshot(spark, h, path, model, f"Apache Hudi write after a kill at {point}")
+    rows = [t.row(i, 500, "d") for i in range(0, 40, 5)]
+    t.pyhudi_write(spark, path, rows, opts("upsert"))
+    model.upsert(rows)
+    assert t.metadata_partitions(path) == "" and not (meta / "metadata").exists()
+    check_snapshot(spark, h, path, model, f"pyhudi write after a kill at {point}")
+
+
+# ---- merge semantics of the tables pyhudi creates
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_event_time_ordering_is_kept_by_every_engine(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                                     version: str, table_type: str) -> None:
+    """pyhudi records DefaultHoodieRecordPayload in new tables: whichever engine writes, the version
+    with the larger ``ts`` survives, in a batch, against the stored record and among log records."""
+    h = hudi(version)
+    path = tmp_path / "t"
+    opts = lambda op: t.options("evt", table_type, op)  # noqa: E731
+    model = t.Model(event_time=True)
+    first = [t.row(i, 500, "a") for i in range(20)]
+    t.pyhudi_write(spark, path, first, opts("insert"))
+    model.upsert(first)
+    assert t.table_property(path, "hoodie.compaction.payload.class") == t.EVENT_TIME
+    # Older versions (ts 100) of some keys, newer ones (900) of others, and in-batch duplicates whose
+    # later row is the older one.
+    batches = [
+        ("hudi", [t.row(i, 100, "old-h") for i in range(0, 20, 2)] + [t.row(i, 900, "new-h") for i in range(1, 20, 4)]
+         + [t.row(30, 700, "dup-new"), t.row(30, 600, "dup-old")]),
+        ("pyhudi", [t.row(i, 100, "old-p") for i in range(1, 20, 2)] + [t.row(i, 950, "new-p") for i in range(0, 20, 6)]
+         + [t.row(31, 700, "dup-new"), t.row(31, 600, "dup-old")]),
+        ("hudi", [t.row(i, 800, "mid-h") for i in range(0, 20, 3)]),
+    ]
+    for who, rows in batches:
+        if who == "hudi":
+            h.write(path, t.SCHEMA, rows, opts("upsert"))
+        else:
+            t.pyhudi_write(spark, path, rows, opts("upsert"))
+        model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"{version} {table_type} after a {who} upsert")
