@@ -104,6 +104,10 @@ def data(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return sorted_rows([{c: r[c] for c in DATA_COLUMNS} for r in rows])
 
 
+def data_of(rows: List[Dict[str, Any]], columns: List[str]) -> List[Dict[str, Any]]:
+    return sorted_rows([{c: r[c] for c in columns} for r in rows])
+
+
 def with_meta(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return sorted_rows([{c: r[c] for c in DATA_COLUMNS + META_COLUMNS} for r in rows])
 
