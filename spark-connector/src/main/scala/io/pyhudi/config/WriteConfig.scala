@@ -238,11 +238,16 @@ object WriteConfig {
   val CompactionTargetIo: ConfigEntry[Long] = long("hoodie.compaction.target.io", 512000L * 1024 * 1024,
     "Bytes (base plus log files) one compaction reads at most; slices beyond it wait for the next one.")
 
+  val MetadataEnable: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.metadata.enable", default = false,
+    "Apache Hudi's metadata table. pyhudi does not maintain it: a table's metadata table is removed " +
+      "before pyhudi changes the table, and Apache Hudi rebuilds it on its next write (docs/interop.md). " +
+      "true is accepted, as Apache Hudi jobs often set it, and logs a warning.")
+
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
     BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
     BucketNum, BucketHashField, SmallFileLimit, MaxFileSize, RecordSizeEstimate, CompressionCodec,
     ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
     CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
-    CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo)
+    CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable)
 }

@@ -33,6 +33,8 @@ import io.pyhudi.write.plan.{Bucket, WritePlan, WritePlanner}
  */
 object HoodieSparkWriter {
 
+  private val log = org.slf4j.LoggerFactory.getLogger(getClass)
+
   def write(spark: SparkSession, mode: SaveMode, options: Map[String, String], df: DataFrame): Unit = {
     val conf = ParquetReaderShim.hadoopConf(spark, options)
     val storage = new Storage(conf)
@@ -50,6 +52,9 @@ object HoodieSparkWriter {
       options + (WriteConfig.Operation.key -> WriteOperation.InsertOverwriteTable.value) else options
     val input = IncomingRecords.dataSchema(df)
     val spec = WriteSpec.resolve(effective, existing.map(_.config), input)
+    if (WriteConfig.MetadataEnable.from(effective).get)
+      log.warn(s"${WriteConfig.MetadataEnable.key}=true is ignored: pyhudi does not maintain Apache Hudi's " +
+        s"metadata table and removes it from $path before changing the table (docs/interop.md)")
     val noMetaFields = effective.exists { case (k, v) =>
       k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false") }
     if (noMetaFields)
@@ -108,10 +113,12 @@ object HoodieSparkWriter {
       return
     }
 
-    var records = IncomingRecords(df, spec, tableData)
-    if (spec.combine) records = IncomingRecords.deduplicate(records, spec.isGlobalIndex, spec.precombineField.isDefined)
-    records = records.persist(StorageLevel.MEMORY_AND_DISK_SER)
-    val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](records)
+    val keyed = {
+      val all = IncomingRecords.keyed(IncomingRecords(df, spec, tableData), spec.isGlobalIndex)
+      if (spec.combine) IncomingRecords.deduplicate(all, spec.precombineField.isDefined) else all
+    }.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
+    val records = keyed.values
+    val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](keyed)
     try {
       val (results, replacedIds) = op match {
         // With the bucket index every operation writes bucket file groups (below).
@@ -128,33 +135,38 @@ object HoodieSparkWriter {
           val partitions = records.map(_.partitionPath).distinct().collect().toSeq
           val old = TableFiles.load(table,
             if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
-          val (tagged, plan) =
-            if (spec.isBucketIndex) { val (t, p, _) = bucketPlan(records, spec, table, fresh = true); (t, p) }
-            else {
+          val (tagged, plan, inserts) =
+            if (spec.isBucketIndex) {
+              val (t, p, _) = bucketPlan(records, spec, table, fresh = true)
+              (t, p, Tagging.of(t).inserts)
+            } else {
               val t = records.map(r => (r, Option.empty[Location]))
-              (t, planInserts(t, Map.empty, Map.empty, spec, table, useSmallFiles = false))
+              val counts = Tagging.of(t).inserts
+              (t, planInserts(counts, Map.empty, Map.empty, spec, table, useSmallFiles = false), counts)
             }
-          txn.start(Commits.workload(op, Nil, insertCounts(tagged)))
+          txn.start(Commits.workload(op, Nil, inserts))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
         case _ =>
-          val (tagged, plan, files) = if (spec.isBucketIndex) bucketPlan(records, spec, table, fresh = false)
-          else {
+          val (tagged, plan, files, inserts) = if (spec.isBucketIndex) {
+            val (t, p, f) = bucketPlan(records, spec, table, fresh = false)
+            (t, p, f, Tagging.of(t).inserts)
+          } else {
             val partitions = records.map(_.partitionPath).distinct().collect().toSeq
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
             val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, IndexLookup.KeySchema, Nil,
               returningBatch = false, hadoopConf)
             val tagged = if (op == WriteOperation.Insert) records.map(r => (r, Option.empty[Location]))
-              else new IndexLookup(sc, spec, files, keyReader, conf).tag(records)
-            val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK_SER)
+              else new IndexLookup(sc, spec, files, keyReader, conf).tag(keyed)
+            val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK)
             cached += persisted
-            val updates = persisted.flatMap(_._2).distinct().collect().toSeq
+            val tagging = Tagging.of(persisted)
             val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
             // Merge-on-read: small-file inserts rewrite only base files without log files.
             val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
-            (persisted, planInserts(persisted, updates.map(l => l -> bases(l)).toMap, small, spec, table,
-              useSmallFiles = true), files)
+            (persisted, planInserts(tagging.inserts, tagging.updated.map(l => l -> bases(l)).toMap, small, spec,
+              table, useSmallFiles = true), files, tagging.inserts)
           }
-          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), insertCounts(tagged)))
+          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), inserts))
           val appends = if (spec.tableType == TableType.MergeOnRead) appendTargets(plan, files, spec) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
             Map.empty[String, Seq[String]])
@@ -178,13 +190,31 @@ object HoodieSparkWriter {
   private def replaced(files: TableFiles): Map[String, Seq[String]] =
     files.byPartition.map { case (p, bs) => p -> bs.map(_.fileId) }.filter(_._2.nonEmpty)
 
-  private def insertCounts(tagged: RDD[(WriteRecord, Option[Location])]): Map[String, Long] =
-    tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.map(_._1.partitionPath).countByValue().toMap
+  /** What index tagging found: the file groups that take updates or deletes, and new records per partition. */
+  private final case class Tagging(updated: Set[Location], inserts: Map[String, Long])
 
-  private def planInserts(tagged: RDD[(WriteRecord, Option[Location])],
+  private object Tagging {
+    /** One pass over the tagged records; only per-file-group and per-partition figures reach the driver. */
+    def of(tagged: RDD[(WriteRecord, Option[Location])]): Tagging = {
+      val parts = tagged.mapPartitions { it =>
+        val updated = scala.collection.mutable.HashSet.empty[Location]
+        val inserts = scala.collection.mutable.HashMap.empty[String, Long]
+        it.foreach {
+          case (_, Some(l)) => updated += l
+          case (r, None) if !r.isDelete => inserts(r.partitionPath) = inserts.getOrElse(r.partitionPath, 0L) + 1
+          case _ => ()
+        }
+        Iterator.single((updated.toSet, inserts.toMap))
+      }.collect()
+      Tagging(parts.flatMap(_._1).toSet,
+        parts.flatMap(_._2).groupMapReduce(_._1)(_._2)(_ + _))
+    }
+  }
+
+  private def planInserts(inserts: Map[String, Long],
       updates: Map[Location, io.pyhudi.filegroup.BaseFile], smallFiles: Map[String, Seq[io.pyhudi.filegroup.BaseFile]],
       spec: WriteSpec, table: HoodieTable, useSmallFiles: Boolean): WritePlan =
-    WritePlanner.plan(updates, insertCounts(tagged), smallFiles,
+    WritePlanner.plan(updates, inserts, smallFiles,
       spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 

@@ -56,11 +56,22 @@ object IncomingRecords {
     }
   }
 
-  /** Keeps one record per key (per partition and key unless the index is global). */
-  def deduplicate(records: RDD[WriteRecord], global: Boolean, hasOrdering: Boolean): RDD[WriteRecord] =
-    records.map(r => ((if (global) "" else r.partitionPath, r.key), r))
-      .reduceByKey { (a, b) =>
-        if (hasOrdering && io.pyhudi.merge.OrderingValues.compare(a.ordering, b.ordering) > 0) a else b
-      }
-      .values
+  /** What identifies a record to the index: (partition path, key), or ("", key) when global. */
+  type Identity = (String, String)
+
+  def identity(r: WriteRecord, global: Boolean): Identity = (if (global) "" else r.partitionPath, r.key)
+
+  /** Records keyed by [[identity]]. */
+  def keyed(records: RDD[WriteRecord], global: Boolean): RDD[(Identity, WriteRecord)] =
+    records.map(r => identity(r, global) -> r)
+
+  /**
+   * Keeps one record per identity, the one with the larger ordering value (the later on ties).
+   * The result stays hash-partitioned by identity, so the index lookup can join it with the
+   * stored keys without moving the records again.
+   */
+  def deduplicate(keyed: RDD[(Identity, WriteRecord)], hasOrdering: Boolean): RDD[(Identity, WriteRecord)] =
+    keyed.reduceByKey { (a, b) =>
+      if (hasOrdering && io.pyhudi.merge.OrderingValues.compare(a.ordering, b.ordering) > 0) a else b
+    }
 }

@@ -25,11 +25,12 @@ final class IndexLookup(sc: SparkContext, spec: WriteSpec, files: TableFiles,
 
   private val indexed: IndexedSeq[(String, BaseFile)] = files.all.toIndexedSeq
 
-  def tag(records: RDD[WriteRecord]): RDD[(WriteRecord, Option[Location])] =
-    if (indexed.isEmpty) records.map(r => (r, None))
+  /** @param keyed incoming records keyed by `IncomingRecords.identity` */
+  def tag(keyed: RDD[(IncomingRecords.Identity, WriteRecord)]): RDD[(WriteRecord, Option[Location])] =
+    if (indexed.isEmpty) keyed.map { case (_, r) => (r, None) }
     else {
-      val found = if (spec.isBloomIndex) bloomLookup(records) else storedKeys()
-      join(records, found)
+      val found = if (spec.isBloomIndex) bloomLookup(keyed.values) else storedKeys()
+      join(keyed, found)
     }
 
   private def parallelism: Int = math.max(1, math.min(indexed.size, sc.defaultParallelism * 2))
@@ -73,15 +74,18 @@ final class IndexLookup(sc: SparkContext, spec: WriteSpec, files: TableFiles,
    * Attaches locations. For global indexes a key found in another partition either moves
    * (a delete at the old location plus an insert) or is updated where it is.
    */
-  private def join(records: RDD[WriteRecord], found: RDD[(String, Location)])
-      : RDD[(WriteRecord, Option[Location])] =
-    if (!spec.isGlobalIndex)
-      records.map(r => ((r.partitionPath, r.key), r))
-        .leftOuterJoin(found.map { case (k, l) => ((l.partitionPath, k), l) })
-        .values
+  private def join(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], found: RDD[(String, Location)])
+      : RDD[(WriteRecord, Option[Location])] = {
+    val global = spec.isGlobalIndex
+    // De-duplicated records are already hash-partitioned by identity: joining with that
+    // partitioner moves only the found keys, not the records.
+    val partitioner = keyed.partitioner.getOrElse(new org.apache.spark.HashPartitioner(keyed.getNumPartitions))
+    val joined = keyed.leftOuterJoin(found.map { case (k, l) => ((if (global) "" else l.partitionPath, k), l) },
+      partitioner).values
+    if (!global) joined
     else {
       val move = spec.updatePartitionPath
-      records.map(r => (r.key, r)).leftOuterJoin(found).values.flatMap {
+      joined.flatMap {
         case (r, Some(l)) if l.partitionPath != r.partitionPath =>
           if (move) {
             val delete = r.copy(partitionPath = l.partitionPath, isDelete = true)
@@ -90,6 +94,7 @@ final class IndexLookup(sc: SparkContext, spec: WriteSpec, files: TableFiles,
         case other => Seq(other)
       }
     }
+  }
 }
 
 object IndexLookup {
