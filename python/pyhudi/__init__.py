@@ -8,6 +8,7 @@
 ...              partition_by="city")  # doctest: +SKIP
 """
 
+from pyhudi import errors
 from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
 from pyhudi.services import compact, run_pending_compactions, schedule_compaction
@@ -17,6 +18,7 @@ from pyhudi.writer import write
 
 __all__ = [
     "__version__",
+    "errors",
     "jar_path",
     "configure_spark",
     "read",

@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
 
 from pyhudi._args import OptionValue, path_value, put, user_options
+from pyhudi.errors import translated
 from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE, QueryType
 
 if TYPE_CHECKING:
@@ -70,7 +71,10 @@ def read(
         if value is not None:
             put(opts, key, _instant_value(name, value))
 
-    return spark.read.format(_FORMAT).options(**opts).load(path_value(path))
+    # Resolving the table happens here; errors of the query itself surface when it runs (wrap
+    # that in pyhudi.errors.translated() to get these classes there too).
+    with translated():
+        return spark.read.format(_FORMAT).options(**opts).load(path_value(path))
 
 
 def _query_type_value(query_type: Any) -> str:

@@ -5,23 +5,26 @@
 '20251121101500123'
 """
 
-from typing import List, Mapping, Optional
+from typing import TYPE_CHECKING, List, Mapping, Optional
 
-from pyspark.sql import SparkSession
+from pyhudi.errors import translated
+
+if TYPE_CHECKING:  # pyhudi imports without pyspark (e.g. to print jar_path())
+    from pyspark.sql import SparkSession
 
 
-def _services(spark: SparkSession):  # type: ignore[no-untyped-def]
+def _services(spark: "SparkSession"):  # type: ignore[no-untyped-def]
     return spark._jvm.io.pyhudi.api.TableServices  # type: ignore[union-attr]
 
 
-def _java_map(spark: SparkSession, options: Optional[Mapping[str, str]]):  # type: ignore[no-untyped-def]
+def _java_map(spark: "SparkSession", options: Optional[Mapping[str, str]]):  # type: ignore[no-untyped-def]
     jmap = spark._jvm.java.util.HashMap()  # type: ignore[union-attr]
     for key, value in (options or {}).items():
         jmap.put(str(key), str(value))
     return jmap
 
 
-def compact(spark: SparkSession, path: str, options: Optional[Mapping[str, str]] = None) -> Optional[str]:
+def compact(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None) -> Optional[str]:
     """Compacts a merge-on-read table: every file slice with log files gets a new base file.
 
     Pending compactions (scheduled earlier, or interrupted) run first. Returns the instant of the
@@ -29,26 +32,29 @@ def compact(spark: SparkSession, path: str, options: Optional[Mapping[str, str]]
     to compact. ``options`` take the write options that shape
     base files (``hoodie.parquet.compression.codec``, ``hoodie.compaction.target.io``, ...).
     """
-    instant = _services(spark).compact(spark._jsparkSession, path, _java_map(spark, options))
+    with translated():
+        instant = _services(spark).compact(spark._jsparkSession, path, _java_map(spark, options))
     return None if instant is None else str(instant)
 
 
 def schedule_compaction(
-    spark: SparkSession, path: str, options: Optional[Mapping[str, str]] = None
+    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None
 ) -> Optional[str]:
     """Writes a compaction plan (``<instant>.compaction.requested``) without executing it.
 
     A later :func:`compact`, :func:`run_pending_compactions` or write executes it.
     """
-    instant = _services(spark).scheduleCompaction(spark._jsparkSession, path, _java_map(spark, options))
+    with translated():
+        instant = _services(spark).scheduleCompaction(spark._jsparkSession, path, _java_map(spark, options))
     return None if instant is None else str(instant)
 
 
 def run_pending_compactions(
-    spark: SparkSession, path: str, options: Optional[Mapping[str, str]] = None
+    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None
 ) -> List[str]:
     """Executes every scheduled or interrupted compaction; returns their instants."""
-    done = _services(spark).runPendingCompactions(spark._jsparkSession, path, _java_map(spark, options))
+    with translated():
+        done = _services(spark).runPendingCompactions(spark._jsparkSession, path, _java_map(spark, options))
     return [str(i) for i in done]
 
 

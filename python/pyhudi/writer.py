@@ -5,6 +5,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from pyhudi._args import OptionValue, path_value, put, user_options
+from pyhudi.errors import translated
 from pyhudi.options import (
     INDEX_TYPE,
     OPERATION,
@@ -104,7 +105,8 @@ def write(
 
     target = path_value(path)
     save_mode = _mode_value(mode)
-    df.write.format(_FORMAT).options(**opts).mode(save_mode).save(target)
+    with translated():
+        df.write.format(_FORMAT).options(**opts).mode(save_mode).save(target)
 
 
 def _name_value(name: str, value: Any) -> str:

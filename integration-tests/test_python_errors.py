@@ -1,0 +1,60 @@
+"""pyhudi.errors: every JVM exception class has a Python twin, and pyhudi's helpers (and
+``translated()`` around the DataFrame API) raise those classes."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pyhudi
+from pyhudi import errors
+
+ERRORS_SOURCE = Path(__file__).resolve().parents[1] / "spark-connector/src/main/scala/io/pyhudi/errors"
+
+
+def test_every_jvm_exception_class_has_a_python_class():
+    scala = set()
+    for source in ERRORS_SOURCE.glob("*.scala"):
+        scala |= set(re.findall(r"^(?:final )?class (\w+Exception)\b", source.read_text(), re.M))
+    assert "PyhudiException" in scala
+    assert scala == set(errors._classes()), "pyhudi/errors.py and io.pyhudi.errors differ"
+    for name, cls in errors._classes().items():
+        assert issubclass(cls, errors.PyhudiError) and cls.__name__ in errors.__all__, name
+
+
+def test_reading_a_missing_path_raises_table_not_found(spark, tmp_path):
+    with pytest.raises(errors.TableNotFoundError) as caught:
+        pyhudi.read(spark, tmp_path / "nothing-here")
+    assert caught.value.java_class == "io.pyhudi.errors.TableNotFoundException"
+    assert str(tmp_path / "nothing-here") in caught.value.message
+
+
+def test_writing_a_null_key_raises_invalid_record(spark, tmp_path):
+    df = spark.createDataFrame([(None, "a", 1)], "id string, part string, ts long")
+    with pytest.raises(errors.InvalidRecordError):
+        pyhudi.write(df, tmp_path / "t", table_name="t", record_key="id", partition_by="part", precombine="ts")
+    assert not (tmp_path / "t").exists()
+
+
+def test_translated_maps_errors_of_the_dataframe_api(spark, tmp_path):
+    df = spark.createDataFrame([("k", "a", 1)], "id string, part string, ts long")
+    with pytest.raises(errors.InvalidOptionError) as caught:
+        with errors.translated():
+            (df.write.format("pyhudi").option("hoodie.table.name", "t")
+             .option("hoodie.datasource.write.recordkey.field", "id")
+             .option("hoodie.datasource.write.operation", "no_such_operation")
+             .mode("append").save(str(tmp_path / "t")))
+    assert "no_such_operation" in caught.value.message
+    with errors.translated():  # errors that are not pyhudi's pass through unchanged
+        with pytest.raises(ZeroDivisionError):
+            1 / 0
+
+
+def test_import_and_jar_path_work_without_pyspark():
+    code = ("import sys; sys.modules['pyspark'] = None\n"
+            "import pyhudi, pyhudi.errors; print(pyhudi.jar_path())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith(".jar")

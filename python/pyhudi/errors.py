@@ -1,0 +1,130 @@
+"""Python exception classes for the errors the connector raises on the JVM.
+
+Every ``io.pyhudi.errors.<Name>Exception`` has a twin ``pyhudi.errors.<Name>Error`` here (a test
+keeps the two lists equal). pyhudi's own helpers (:func:`pyhudi.read` when it resolves the table,
+:func:`pyhudi.write`, the table services) raise these classes; code that uses the DataFrame API
+directly can translate what Spark raises with :func:`translated`::
+
+    with pyhudi.errors.translated():
+        df.write.format("pyhudi").options(**opts).save(path)
+
+The JVM exception may arrive wrapped (a task failure, Spark's own wrappers); the first pyhudi
+exception in its cause chain decides the class, and its message is kept word for word.
+"""
+
+import contextlib
+from typing import Any, Dict, Iterator, Optional, Type
+
+__all__ = [
+    "PyhudiError",
+    "TableNotFoundError",
+    "InvalidTableError",
+    "InvalidOptionError",
+    "CorruptFileError",
+    "TableExistsError",
+    "InstantConflictError",
+    "CommitFailedError",
+    "CommitStateUnknownError",
+    "RollbackFailedError",
+    "InvalidRecordError",
+    "translated",
+    "from_java",
+]
+
+JVM_PACKAGE = "io.pyhudi.errors."
+
+
+class PyhudiError(Exception):
+    """Base of the errors pyhudi raises on purpose (``io.pyhudi.errors.PyhudiException``).
+
+    :ivar java_class: the JVM exception's class name.
+    """
+
+    java_class: str = JVM_PACKAGE + "PyhudiException"
+
+    def __init__(self, message: str, java_class: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if java_class is not None:
+            self.java_class = java_class
+
+
+class TableNotFoundError(PyhudiError):
+    """The base path does not exist or does not hold a Hudi table."""
+
+
+class InvalidTableError(PyhudiError):
+    """The table exists but cannot be read by this connector (version, layout, bad properties)."""
+
+
+class InvalidOptionError(PyhudiError):
+    """An option has an unknown or malformed value, or conflicts with another one."""
+
+
+class CorruptFileError(PyhudiError):
+    """A data or timeline file cannot be decoded."""
+
+
+class TableExistsError(PyhudiError):
+    """A table already exists where a new one was to be created; nothing was written."""
+
+
+class InstantConflictError(PyhudiError):
+    """A timeline file that must be new already exists; this call published nothing."""
+
+
+class CommitFailedError(PyhudiError):
+    """A write failed before its commit point; nothing was published."""
+
+
+class CommitStateUnknownError(PyhudiError):
+    """Whether the write committed is unknown: reopen the table and check the instant."""
+
+
+class RollbackFailedError(PyhudiError):
+    """A rollback did not finish; the next write resumes it."""
+
+
+class InvalidRecordError(PyhudiError):
+    """A row cannot be written as it is (a null record key, say)."""
+
+
+def _classes() -> Dict[str, Type[PyhudiError]]:
+    """JVM simple class name -> Python class, for every class defined in this module."""
+    out: Dict[str, Type[PyhudiError]] = {}
+    for value in list(globals().values()):
+        if isinstance(value, type) and issubclass(value, PyhudiError):
+            out[value.__name__[: -len("Error")] + "Exception"] = value
+    return out
+
+
+def from_java(java_exception: Any) -> Optional[PyhudiError]:
+    """The Python error for a py4j ``JavaObject`` throwable, or None when no pyhudi exception is in
+    its cause chain."""
+    classes = _classes()
+    seen = 0
+    current = java_exception
+    while current is not None and seen < 20:
+        name = current.getClass().getName()
+        if name.startswith(JVM_PACKAGE):
+            cls = classes.get(name[len(JVM_PACKAGE):], PyhudiError)
+            return cls(str(current.getMessage()), java_class=name)
+        current = current.getCause()
+        seen += 1
+    return None
+
+
+@contextlib.contextmanager
+def translated() -> Iterator[None]:
+    """Re-raise a JVM pyhudi exception raised inside the block as its Python class (chained to the
+    original, which keeps the JVM stack trace)."""
+    try:
+        yield
+    except Exception as e:  # py4j's Py4JJavaError, or PySpark's wrappers of it
+        java = getattr(e, "java_exception", None)
+        if java is None:
+            java = getattr(getattr(e, "_origin", None), "java_exception", None)
+        error = from_java(java) if java is not None else None
+        if error is None:
+            raise
+        raise error from e
