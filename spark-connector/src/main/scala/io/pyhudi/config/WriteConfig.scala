@@ -146,10 +146,11 @@ object WriteConfig {
       "else OverwriteWithLatestAvroPayload; these two are the payloads that Apache Hudi 0.14/0.15, " +
       "Apache Hudi 1.x and hudi-rs merge alike (docs/interop.md). An existing table keeps its own.")
 
-  val IndexType: ConfigEntry[String] = upperChoice("hoodie.index.type", "BLOOM",
-    Seq("BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"),
+  val IndexType: ConfigEntry[io.pyhudi.index.IndexType] = ConfigEntry[io.pyhudi.index.IndexType](
+    "hoodie.index.type", Some(io.pyhudi.index.IndexType.Bloom),
     "How a write finds the file group of each existing key. GLOBAL_* keep keys unique across " +
-      "partitions; BUCKET derives the file group from the key's hash.")
+      "partitions; BUCKET derives the file group from the key's hash.",
+    io.pyhudi.index.IndexType.parse, io.pyhudi.index.IndexType.All.map(_.name), _.name)
 
   val BloomNumEntries: ConfigEntry[Int] = int("hoodie.index.bloom.num_entries", 60000,
     "Keys per bloom filter (per dynamic filter row).")
@@ -211,11 +212,12 @@ object WriteConfig {
   val CombineBeforeDelete: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.combine.before.delete",
     default = true, "De-duplicate incoming keys before a delete.")
 
-  val BulkInsertSortMode: ConfigEntry[String] = upperChoice("hoodie.bulkinsert.sort.mode", "NONE",
-    Seq("NONE", "GLOBAL_SORT", "PARTITION_SORT"),
-    "bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records " +
+  val BulkInsertSortMode: ConfigEntry[io.pyhudi.write.BulkInsertSortMode] =
+    ConfigEntry[io.pyhudi.write.BulkInsertSortMode]("hoodie.bulkinsert.sort.mode",
+    Some(io.pyhudi.write.BulkInsertSortMode.None), "bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records " +
       "by partition path and key (tight key ranges for later lookups); PARTITION_SORT sorts within " +
-      "each input partition.")
+      "each input partition.", io.pyhudi.write.BulkInsertSortMode.parse,
+    io.pyhudi.write.BulkInsertSortMode.All.map(_.name), _.name)
 
   val PartitionsToDelete: ConfigEntry[String] = ConfigEntry.string(
     "hoodie.datasource.write.partitions.to.delete", None,

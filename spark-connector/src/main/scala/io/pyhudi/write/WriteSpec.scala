@@ -2,6 +2,7 @@ package io.pyhudi.write
 
 import io.pyhudi.config.WriteConfig
 import io.pyhudi.errors.Errors
+import io.pyhudi.index.IndexType
 import io.pyhudi.keygen.KeyGenConfig
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.table.{TableConfig, TableType}
@@ -17,7 +18,7 @@ final case class WriteSpec(
     keyGen: KeyGenConfig,
     precombineField: Option[String],
     payloadClass: String,
-    indexType: String,
+    indexType: IndexType,
     bloom: BloomConfig,
     pruneByRanges: Boolean,
     updatePartitionPath: Boolean,
@@ -28,13 +29,13 @@ final case class WriteSpec(
     blockSize: Long,
     pageSize: Int,
     combine: Boolean,
-    sortMode: String,
+    sortMode: BulkInsertSortMode,
     partitionsToDelete: Seq[String],
     maxLogFileSize: Long) {
 
-  def isGlobalIndex: Boolean = indexType.startsWith("GLOBAL_")
-  def isBucketIndex: Boolean = indexType == "BUCKET"
-  def isBloomIndex: Boolean = indexType.endsWith("BLOOM")
+  def isGlobalIndex: Boolean = indexType.isGlobal
+  def isBucketIndex: Boolean = indexType.isBucket
+  def isBloomIndex: Boolean = indexType.usesBloomFilters
 }
 
 object WriteSpec {
@@ -98,7 +99,7 @@ object WriteSpec {
         WriteConfig.BloomFilterType.from(opts).get, WriteConfig.BloomMaxEntries.from(opts).get),
       pruneByRanges = WriteConfig.BloomPruneByRanges.from(opts).get,
       updatePartitionPath =
-        if (WriteConfig.IndexType.from(opts).get == "GLOBAL_SIMPLE") WriteConfig.SimpleUpdatePartitionPath.from(opts).get
+        if (WriteConfig.IndexType.from(opts).get == IndexType.GlobalSimple) WriteConfig.SimpleUpdatePartitionPath.from(opts).get
         else WriteConfig.BloomUpdatePartitionPath.from(opts).get,
       bucketNum = WriteConfig.BucketNum.from(opts).get,
       bucketHashFields = WriteConfig.BucketHashField.from(opts).map(_.split(',').map(_.trim).toSeq)

@@ -20,7 +20,7 @@ import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
-import io.pyhudi.write.{Location, WriteOperation, WriteRecord, WriteSpec}
+import io.pyhudi.write.{BulkInsertSortMode, Location, WriteOperation, WriteRecord, WriteSpec}
 import io.pyhudi.write.commit.WriteTransaction
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
 import io.pyhudi.write.plan.{Bucket, WritePlan, WritePlanner}
@@ -124,9 +124,10 @@ object HoodieSparkWriter {
         // With the bucket index every operation writes bucket file groups (below).
         case WriteOperation.BulkInsert if !spec.isBucketIndex =>
           val sorted = spec.sortMode match {
-            case "GLOBAL_SORT" => records.sortBy(r => (r.partitionPath, r.key))
-            case "PARTITION_SORT" => records.mapPartitions(_.toArray.sortBy(r => (r.partitionPath, r.key)).iterator)
-            case _ => records
+            case BulkInsertSortMode.GlobalSort => records.sortBy(r => (r.partitionPath, r.key))
+            case BulkInsertSortMode.PartitionSort =>
+              records.mapPartitions(_.toArray.sortBy(r => (r.partitionPath, r.key)).iterator)
+            case BulkInsertSortMode.None => records
           }
           records.count() // key generation errors surface before the instant starts
           txn.start(Commits.workload(op, Nil, Map.empty))

@@ -5,7 +5,7 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import io.pyhudi.filegroup.BaseFile
-import io.pyhudi.index.bloom.BaseFileFooter
+import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
@@ -48,18 +48,10 @@ final class IndexLookup(sc: SparkContext, spec: WriteSpec, files: TableFiles,
     val bases = indexed
     val ranges = sc.parallelize(bases.indices, parallelism).map { i =>
       val footer = BaseFileFooter.read(c.value, bases(i)._2.path)
-      (i, footer.minKey, footer.maxKey)
-    }.collect().sortBy(_._1)
-    val byPartition: Map[String, IndexedSeq[(Int, Option[String], Option[String])]] =
-      ranges.toIndexedSeq.groupBy(r => if (spec.isGlobalIndex) "" else bases(r._1)._1)
-    val bcRanges = sc.broadcast(byPartition)
-    val prune = spec.pruneByRanges
-    val global = spec.isGlobalIndex
-    val candidates = records.flatMap { r =>
-      bcRanges.value.getOrElse(if (global) "" else r.partitionPath, IndexedSeq.empty).collect {
-        case (i, lo, hi) if !prune || (lo.forall(_ <= r.key) && hi.forall(_ >= r.key)) => (i, r.key)
-      }
-    }
+      (i, bases(i)._1, footer.minKey, footer.maxKey)
+    }.collect()
+    val bcRanges = sc.broadcast(new KeyRanges(ranges.toSeq, spec.isGlobalIndex, spec.pruneByRanges))
+    val candidates = records.flatMap(r => bcRanges.value.candidates(r.partitionPath, r.key).map(i => (i, r.key)))
     val reader = keyReader
     candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
       val (partition, base) = bases(i)
