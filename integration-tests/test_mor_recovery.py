@@ -39,6 +39,7 @@ OPTIONS = {
     "hoodie.datasource.write.recordkey.field": "key",
     "hoodie.datasource.write.partitionpath.field": "part",
     "hoodie.datasource.write.precombine.field": "ts",
+    **ws.HEARTBEAT,
 }
 
 
@@ -76,7 +77,7 @@ WORKER = textwrap.dedent(
         ).mode("append").save(path)
     else:
         print("COMPACTING", flush=True)
-        print(pyhudi.compact(spark, path), flush=True)
+        print(pyhudi.compact(spark, path, {"hoodie.client.heartbeat.interval_in_ms": "500"}), flush=True)
     print("DONE", flush=True)
     """
 )
@@ -238,7 +239,9 @@ def test_killed_deltacommit_is_invisible_and_rolled_back(spark, tmp_path):
     assert_both_readers(spark, path, committed, context)
     assert_both_readers(spark, path, committed, context, read_optimized=True)
 
-    # The next write rolls the failed deltacommit back and commits.
+    # The next write, once the killed writer's heartbeat expired, rolls the failed deltacommit
+    # back and commits.
+    ws.wait_until_dead(path, failed)
     _write_range(spark, path, "upsert", 0, 1, 5_000_000)  # big0: updated (log file)
     _write_range(spark, path, "upsert", rows + 7, rows + 8, 5_000_000)  # a fresh key
     completed = harness.completed_instants(path)
@@ -304,7 +307,8 @@ def test_killed_compaction_is_invisible_and_completed_later(spark, tmp_path):
     assert_both_readers(spark, path, snapshot, context)
     assert_both_readers(spark, path, base_state, context, read_optimized=True)
 
-    done = pyhudi.run_pending_compactions(spark, str(path))
+    ws.wait_until_dead(path, target)
+    done = pyhudi.run_pending_compactions(spark, str(path), ws.HEARTBEAT)
     assert done == [target], f"run_pending_compactions returned {done}, expected [{target}]"
     ws.assert_compaction_instant(path, target, "re-executed compaction")
     assert _pending_compactions(path) == {}

@@ -38,6 +38,7 @@ OPTIONS = {
     "hoodie.datasource.write.recordkey.field": "key",
     "hoodie.datasource.write.partitionpath.field": "part",
     "hoodie.datasource.write.precombine.field": "ts",
+    **ws.HEARTBEAT,
 }
 COLUMNS = [f.name for f in SCHEMA.fields]
 
@@ -164,7 +165,9 @@ def test_killed_writer_is_invisible_and_rolled_back(spark, tmp_path, operation):
     read = ws.assert_readers_agree(spark, path, f"after killing the {operation} at {failed}")
     ws.assert_same(ws.project(read, model_columns), committed, "pyhudi after the kill")
 
-    # The next write rolls the failed instant back and commits.
+    # The next write, once the killed writer's heartbeat expired, rolls the failed instant back
+    # and commits.
+    ws.wait_until_dead(path, failed)
     update = [("k0", "p0", 100, "updated", 9.5), ("fresh", "p1", 1, "fresh", 0.0)]
     _save(spark, update, path)
     completed = harness.completed_instants(path)

@@ -11,6 +11,7 @@ record key alone (and move a record whose partition changes).
 import copy
 import datetime as dt
 import random
+import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -276,6 +277,20 @@ def assert_same(actual: List[Dict[str, Any]], expected: List[Dict[str, Any]], co
     """Multiset equality of normalised rows with a readable difference (map pairs in both
     sides are already sorted by the normalisers)."""
     harness.assert_rows_equal(actual, expected, StructType([]), context)
+
+
+# Options for writers a test kills: their heartbeat expires 1 s (2 x 500 ms) after their last beat.
+HEARTBEAT = {"hoodie.client.heartbeat.interval_in_ms": "500"}
+
+
+def wait_until_dead(path: Path, instant: str, expiry_s: float = 1.0) -> None:
+    """Wait until the heartbeat of the killed writer of ``instant`` is older than the expiry of
+    :data:`HEARTBEAT`, so that the next writer rolls the instant back instead of refusing to
+    run next to a live writer."""
+    beat = Path(path) / ".hoodie" / ".heartbeat" / instant
+    assert beat.is_file(), f"the writer of {instant} left no heartbeat in {beat.parent}"
+    while time.time() - beat.stat().st_mtime <= expiry_s + 0.2:
+        time.sleep(0.1)
 
 
 def assert_readers_agree(spark: Any, path: Path, context: str) -> List[Dict[str, Any]]:

@@ -27,6 +27,7 @@ __all__ = [
     "CommitStateUnknownError",
     "RollbackFailedError",
     "InvalidRecordError",
+    "WriteConflictError",
     "translated",
     "from_java",
 ]
@@ -87,6 +88,10 @@ class RollbackFailedError(PyhudiError):
 
 class InvalidRecordError(PyhudiError):
     """A row cannot be written as it is (a null record key, say)."""
+
+
+class WriteConflictError(PyhudiError):
+    """Another writer changed or is writing the table; this write published nothing. Retry it."""
 
 
 def _classes() -> Dict[str, Type[PyhudiError]]:

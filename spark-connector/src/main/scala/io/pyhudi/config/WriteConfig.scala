@@ -245,11 +245,25 @@ object WriteConfig {
       "before pyhudi changes the table, and Apache Hudi rebuilds it on its next write (docs/interop.md). " +
       "true is accepted, as Apache Hudi jobs often set it, and logs a warning.")
 
+  val HeartbeatInterval: ConfigEntry[Long] = long("hoodie.client.heartbeat.interval_in_ms", 60000L,
+    "How often a running write or compaction renews its heartbeat (.hoodie/.heartbeat/<instant>). A " +
+      "pending instant whose heartbeat is older than this times hoodie.client.heartbeat.tolerable.misses " +
+      "belongs to a dead writer and is rolled back by the next write; a younger one makes the next write " +
+      "fail with WriteConflictException instead of touching it.")
+
+  val HeartbeatTolerableMisses: ConfigEntry[Int] = int("hoodie.client.heartbeat.tolerable.misses", 2,
+    "Heartbeat renewals a writer may miss before it counts as dead (see hoodie.client.heartbeat.interval_in_ms).")
+
+  val LockWaitTime: ConfigEntry[Long] = long("hoodie.write.lock.wait_time_ms", 60000L,
+    "How long a writer waits for the table's commit lock (.hoodie/.aux/pyhudi.lock), which it holds only " +
+      "while it checks the timeline and starts, commits or rolls back an instant.")
+
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
     BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
     BucketNum, BucketHashField, SmallFileLimit, MaxFileSize, RecordSizeEstimate, CompressionCodec,
     ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
     CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
-    CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable)
+    CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable,
+    HeartbeatInterval, HeartbeatTolerableMisses, LockWaitTime)
 }

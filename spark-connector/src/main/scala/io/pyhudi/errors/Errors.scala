@@ -118,6 +118,28 @@ object Errors {
   def transactionState(instant: String, step: String, state: String): IllegalStateException =
     new IllegalStateException(s"Cannot $step write transaction $instant: it is $state")
 
+  // Concurrent writers (default mode: one writer at a time, checked at start and at commit).
+
+  def writeConflict(instant: String, what: String): WriteConflictException =
+    new WriteConflictException(
+      s"Write $instant conflicts with another writer: $what. Nothing of this write was published; " +
+        "run one writer at a time on a table and retry.")
+
+  def compactionConflict(what: String): WriteConflictException =
+    new WriteConflictException(s"Compaction not scheduled: $what. Nothing was written; retry.")
+
+  def liveWriters(table: String, instants: String, expiryMs: Long): WriteConflictException =
+    new WriteConflictException(
+      s"Table $table is being written: instant(s) $instants are pending and their writer's heartbeat " +
+        s"(.hoodie/.heartbeat/) is younger than ${expiryMs} ms (hoodie.client.heartbeat.interval_in_ms x " +
+        "hoodie.client.heartbeat.tolerable.misses). Nothing was written. Retry when that writer is done; a " +
+        "writer that died is rolled back once its heartbeat is that old.")
+
+  def lockTimeout(lock: String, waitMs: Long): WriteConflictException =
+    new WriteConflictException(
+      s"Could not take the table's commit lock $lock within $waitMs ms (hoodie.write.lock.wait_time_ms): " +
+        "another writer holds it.")
+
   def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =
     new CommitFailedException(
       s"Commit of instant $instant failed before its commit point: $why. Nothing was published; " +

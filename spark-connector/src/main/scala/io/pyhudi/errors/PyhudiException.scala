@@ -54,3 +54,11 @@ class RollbackFailedException(message: String, cause: Throwable = null)
 
 /** A row cannot be written as it is (null record key, partition value that gives no path). */
 class InvalidRecordException(message: String) extends PyhudiException(message)
+
+/**
+ * Another writer changed the table while this one planned or wrote, or is writing it now. This
+ * write published nothing (its instant, if any, was rolled back); retry it, and run one writer
+ * at a time or configure concurrency control.
+ */
+class WriteConflictException(message: String, cause: Throwable = null)
+    extends PyhudiException(message, cause)

@@ -51,6 +51,15 @@ final class Storage(conf: Configuration) {
     try in.readAllBytes() finally in.close()
   }
 
+  /** Modification time of a file in epoch milliseconds; None when it is absent. */
+  def modificationTime(path: String): Option[Long] = {
+    val p = new Path(path)
+    try Some(fs(p).getFileStatus(p).getModificationTime) catch { case _: FileNotFoundException => None }
+  }
+
+  /** Sets a file's modification time to now (heartbeats are judged by it). */
+  def touch(path: String): Unit = { val p = new Path(path); fs(p).setTimes(p, System.currentTimeMillis(), -1L) }
+
   /** Size in bytes of one file. */
   def fileSize(path: String): Long = { val p = new Path(path); fs(p).getFileStatus(p).getLen }
 

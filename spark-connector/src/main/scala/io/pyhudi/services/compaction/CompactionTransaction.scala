@@ -7,6 +7,7 @@ import io.pyhudi.filegroup.{BaseFile, FileGroupId}
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.CompactionPlan
+import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
 import io.pyhudi.write.commit.{IOType, Markers}
 
 /**
@@ -18,8 +19,10 @@ import io.pyhudi.write.commit.{IOType, Markers}
  * executed again; a compaction is never rolled back past requested, nor after it completed.
  *
  * All state lives on the timeline, so every step may run in a different process. Steps read
- * the timeline from storage, never from the (possibly stale) `table.timeline`. Single writer:
- * run schedule, execution and commit before any other write touches the plan's file groups.
+ * the timeline from storage, never from the (possibly stale) `table.timeline`, except that
+ * [[schedule]] checks that nothing changed since `table.timeline`, from which the plan was made.
+ * Scheduling and committing hold the table lock; an execution beats the instant's heartbeat
+ * (returned by [[start]]) so that no other process re-runs or rolls back a running compaction.
  */
 object CompactionTransaction {
 
@@ -34,9 +37,23 @@ object CompactionTransaction {
    *         every pending write to be newer than a compaction it schedules)
    */
   def schedule(table: HoodieTable, plan: CompactionPlan,
-      generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
-    val writer = new TimelineWriter(table.storage, table.metaPath)
-    val timeline = writer.timeline()
+      generator: InstantTimeGenerator = InstantTimeGenerator.Default,
+      concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): String =
+    locked(table, concurrency) {
+      val writer = new TimelineWriter(table.storage, table.metaPath)
+      val now = writer.timeline()
+      val changed = ConcurrentChanges.since(table.timeline, now)
+      if (changed.nonEmpty)
+        throw Errors.compactionConflict(s"instant(s) ${ConcurrentChanges.describe(changed)} appeared or " +
+          "advanced after the compaction plan was made")
+      scheduleLocked(table, writer, now, plan, generator)
+    }
+
+  private def locked[T](table: HoodieTable, concurrency: ConcurrencyConfig)(body: => T): T =
+    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+
+  private def scheduleLocked(table: HoodieTable, writer: TimelineWriter, timeline: io.pyhudi.timeline.Timeline,
+      plan: CompactionPlan, generator: InstantTimeGenerator): String = {
     val instant = generator.next(timeline)
     val ops = plan.operations.getOrElse(Nil)
     if (ops.isEmpty) throw Errors.compactionRejected(instant, "the plan has no operations")
@@ -58,12 +75,23 @@ object CompactionTransaction {
     instant
   }
 
-  /** Writes the empty `T.compaction.inflight`; `T` must be requested, not yet inflight. */
-  def start(table: HoodieTable, instant: String): Unit = {
+  /**
+   * Writes the empty `T.compaction.inflight`; `T` must be requested, not yet inflight. Returns
+   * the execution's heartbeat, which the caller closes when the compaction committed or failed.
+   */
+  def start(table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
+      : Heartbeat = locked(table, concurrency) {
     val writer = new TimelineWriter(table.storage, table.metaPath)
     expectState(writer, instant, "start", State.Requested)
-    writer.inflight(instant, Action.Compaction)
+    val beat = Heartbeat.start(table.storage, table.metaPath, instant, concurrency.heartbeat)
+    try writer.inflight(instant, Action.Compaction)
+    catch { case NonFatal(e) => beat.close(); throw e }
+    beat
   }
+
+  /** True when another process is executing compaction `T` now (its heartbeat is live). */
+  def isRunning(table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
+      : Boolean = Heartbeat.isAlive(table.storage, table.metaPath, instant, concurrency.heartbeat)
 
   /** Where executors record the base files they are about to write for `T` (IOType MERGE or CREATE). */
   def markers(table: HoodieTable, instant: String): Markers = new Markers(table.storage, table.basePath, instant)
@@ -78,7 +106,8 @@ object CompactionTransaction {
    * @throws io.pyhudi.errors.CommitFailedException before the commit point; [[rollbackInflight]] is safe
    * @throws io.pyhudi.errors.CommitStateUnknownException when the outcome of the commit point is unknown
    */
-  def commit(table: HoodieTable, instant: String, stats: Seq[WriteStat], schemaJson: String): Unit = {
+  def commit(table: HoodieTable, instant: String, stats: Seq[WriteStat], schemaJson: String,
+      concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Unit = locked(table, concurrency) {
     val writer = new TimelineWriter(table.storage, table.metaPath)
     expectState(writer, instant, "commit", State.Inflight)
     if (schemaJson.trim.isEmpty) throw Errors.compactionRejected(instant, "the schema is empty")

@@ -14,6 +14,8 @@ import io.pyhudi.spark.write.WriteExecution
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.avro.CompactionPlan
+import io.pyhudi.transaction.ConcurrencyConfig
+import io.pyhudi.errors.Errors
 import io.pyhudi.write.handle.{BloomConfig, CompactHandle, HandleContext}
 
 /**
@@ -34,16 +36,22 @@ object Compactor {
     val current = if (pending.isEmpty) table else table.reload()
     val targetIo = WriteConfig.CompactionTargetIo.from(options)
     CompactionPlanner.plan(current, targetIo).map { plan =>
-      val instant = CompactionTransaction.schedule(current, plan)
+      val instant = CompactionTransaction.schedule(current, plan, concurrency = ConcurrencyConfig.from(options))
       if (!scheduleOnly) execute(spark, current.reload(), instant, plan, options)
       instant
     }.orElse(pending.lastOption)
   }
 
-  /** Executes every pending compaction, oldest first; a half-run one is rolled back and rerun. */
+  /**
+   * Executes every pending compaction, oldest first; a half-run one is rolled back and rerun.
+   * One that another process is executing now (live heartbeat) fails the call.
+   */
   def runPending(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Seq[String] =
     if (table.tableType != TableType.MergeOnRead) Nil
     else CompactionTransaction.pendingCompactions(table).map { case (instant, plan) =>
+      val concurrency = ConcurrencyConfig.from(options)
+      if (CompactionTransaction.isRunning(table, instant, concurrency))
+        throw Errors.liveWriters(table.basePath, s"$instant (compaction)", concurrency.heartbeat.expiryMs)
       val fresh = table.reload()
       if (fresh.timeline.instants.exists(i => i.timestamp == instant && i.state == io.pyhudi.timeline.State.Inflight))
         CompactionTransaction.rollbackInflight(fresh, instant)
@@ -53,7 +61,13 @@ object Compactor {
 
   private def execute(spark: SparkSession, table: HoodieTable, instant: String, plan: CompactionPlan,
       options: Map[String, String]): Unit = {
-    CompactionTransaction.start(table, instant)
+    val concurrency = ConcurrencyConfig.from(options)
+    val heartbeat = CompactionTransaction.start(table, instant, concurrency)
+    try run(spark, table, instant, plan, options, concurrency) finally heartbeat.close()
+  }
+
+  private def run(spark: SparkSession, table: HoodieTable, instant: String, plan: CompactionPlan,
+      options: Map[String, String], concurrency: ConcurrencyConfig): Unit = {
     val hadoopConf = ParquetReaderShim.hadoopConf(spark, options)
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.resolve(table)
@@ -85,6 +99,7 @@ object Compactor {
       CompactionOperations.writeStat(table, slice, output, CompactionCounts(numWrites = r.numWrites))
     }
     val data = org.apache.spark.sql.types.StructType(tableSchema.fields.filterNot(f => MetaFields.isMeta(f.name)))
-    CompactionTransaction.commit(table.reload(), instant, stats, SparkToAvro.tableSchema(data, config.name).toString)
+    CompactionTransaction.commit(table.reload(), instant, stats, SparkToAvro.tableSchema(data, config.name).toString,
+      concurrency)
   }
 }

@@ -20,6 +20,7 @@ import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
+import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.write.{BulkInsertSortMode, Location, WriteOperation, WriteRecord, WriteSpec}
 import io.pyhudi.write.commit.WriteTransaction
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
@@ -68,17 +69,20 @@ object HoodieSparkWriter {
     val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
     val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
     val written = try {
-      val recovered = WriteTransaction.rollbackFailedWrites(table) match {
+      val concurrency = ConcurrencyConfig.from(effective)
+      val recovered = WriteTransaction.rollbackFailedWrites(table, concurrency) match {
         case Nil => table
         case _ => table.reload()
       }
+      // A second writer stops here, before any work, while the first one's heartbeat is live.
+      WriteTransaction.requireNoLiveWriters(recovered, concurrency)
       // Logs are always written against a completed slice: finish scheduled compactions first.
       val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
-      run(spark, ready, spec, df, tableData, conf)
+      run(spark, ready, spec, df, tableData, conf, concurrency)
       ready
     }
     catch {
-      case e: Throwable if created =>
+      case e: Throwable if created && !othersWrote(table, ConcurrencyConfig.from(effective)) =>
         // A first write that fails leaves no table behind.
         if (!pathExisted) storage.delete(basePath, recursive = true)
         else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
@@ -87,8 +91,17 @@ object HoodieSparkWriter {
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
   }
 
+  /** True when another writer committed to (or is writing) the table this write created. */
+  private def othersWrote(table: HoodieTable, concurrency: ConcurrencyConfig): Boolean =
+    try {
+      val now = table.reload().timeline
+      now.completedWrites.nonEmpty ||
+        io.pyhudi.transaction.ConcurrentChanges.liveWriters(table.storage, table.metaPath, now,
+          concurrency.heartbeat).nonEmpty
+    } catch { case scala.util.control.NonFatal(_) => true } // unsure: keep the table
+
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
-      tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration): Unit = {
+      tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration, concurrency: ConcurrencyConfig): Unit = {
     val sc = spark.sparkContext
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
@@ -97,7 +110,7 @@ object HoodieSparkWriter {
       if (op.isReplace) Action.ReplaceCommit
       else if (spec.tableType == TableType.MergeOnRead) Action.DeltaCommit
       else Action.Commit
-    val txn = new WriteTransaction(table, action, op.metadataName)
+    val txn = new WriteTransaction(table, action, op.metadataName, concurrency = concurrency)
     val ctx = HandleContext(table.basePath, txn.instantTime, tableSchema,
       MergeMode.fromPayloadClass(Some(spec.payloadClass)),
       spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),

@@ -6,8 +6,9 @@ import scala.util.control.NonFatal
 import io.pyhudi.errors.{Errors, InstantConflictException, PyhudiException}
 import io.pyhudi.logfile.{CorruptBlock, LogFormatReader}
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
+import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, Timeline, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.RequestedReplaceMetadata
+import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
 
 /**
  * One write to a table: the instant `T` of a commit (COW), deltacommit (MOR) or replacecommit
@@ -16,15 +17,27 @@ import io.pyhudi.timeline.avro.RequestedReplaceMetadata
  * then create the transaction, [[start]] it, let tasks create a marker before each data file,
  * and [[commit]] with the tasks' write stats, or [[abort]].
  *
+ * One writer at a time is checked, not assumed: the write is planned from `table.timeline`;
+ * [[start]] and [[commit]] take the table lock and fail with
+ * [[io.pyhudi.errors.WriteConflictException]] when any instant appeared or advanced since then,
+ * or another writer's heartbeat shows it is still running. From [[start]] until the
+ * transaction ends the instant beats a heartbeat, so that no other writer rolls it back.
+ *
  * @param action        `commit`, `deltacommit` or `replacecommit`
  * @param operationType Hudi's operation name written into the metadata: UPSERT, INSERT,
  *                      BULK_INSERT, DELETE, INSERT_OVERWRITE, INSERT_OVERWRITE_TABLE, DELETE_PARTITION
  */
 final class WriteTransaction(table: HoodieTable, action: String, operationType: String,
-    generator: InstantTimeGenerator = InstantTimeGenerator.Default) {
+    generator: InstantTimeGenerator = InstantTimeGenerator.Default,
+    concurrency: ConcurrencyConfig = ConcurrencyConfig.Default) {
   require(Action.Writes(action), s"A write transaction is a commit, deltacommit or replacecommit, not $action")
 
   private val timeline = new TimelineWriter(table.storage, table.metaPath)
+
+  /** The timeline this write was planned from. */
+  private val basedOn: Timeline = table.timeline
+
+  private var heartbeat: Option[Heartbeat] = None
 
   /** The instant of this write: greater than every instant on the timeline when created. */
   val instantTime: String = generator.next(timeline.stateFiles().map(_.timestamp))
@@ -41,20 +54,28 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
   def start(workload: CommitMetadata): Unit = {
     expect("start", "new")
     phase = "starting"
-    val newer = timeline.stateFiles().map(_.timestamp).filter(_ >= instantTime).distinct
-    if (newer.nonEmpty)
-      throw Errors.commitFailed(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
-        "after this instant was chosen; create a new transaction")
     val requested =
       if (action == Action.ReplaceCommit) RequestedReplaceMetadata.InsertOverwrite.toBytes else Array.emptyByteArray
     val profile = workload.copy(operationType = workload.operationType.orElse(Some(operationType)),
       replaceCommit = false)
-    try {
-      timeline.requested(instantTime, action, requested)
-      timeline.inflight(instantTime, action, profile.toJson)
-    } catch {
-      case e: PyhudiException => throw e
-      case NonFatal(e) => throw Errors.commitFailed(instantTime, s"cannot start the instant (${e.getMessage})", e)
+    locked {
+      val now = timeline.timeline()
+      val newer = now.instants.map(_.timestamp).filter(_ >= instantTime).distinct
+      if (newer.nonEmpty)
+        throw Errors.commitFailed(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
+          "after this instant was chosen; create a new transaction")
+      checkNoConflicts(now)
+      val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
+      if (live.nonEmpty)
+        throw Errors.liveWriters(table.basePath, ConcurrentChanges.describe(live), concurrency.heartbeat.expiryMs)
+      try {
+        heartbeat = Some(Heartbeat.start(table.storage, table.metaPath, instantTime, concurrency.heartbeat))
+        timeline.requested(instantTime, action, requested)
+        timeline.inflight(instantTime, action, profile.toJson)
+      } catch {
+        case e: PyhudiException => throw e
+        case NonFatal(e) => throw Errors.commitFailed(instantTime, s"cannot start the instant (${e.getMessage})", e)
+      }
     }
     phase = "started"
   }
@@ -86,22 +107,30 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     val metadata = CommitMetadata(stats, replacedFileIds, extraMetadata, Some(operationType),
       compacted = false, replaceCommit = action == Action.ReplaceCommit)
     val completed = timeline.path(Instant(instantTime, action, State.Completed))
-    try timeline.complete(instantTime, action, metadata.toJson)
-    catch {
-      case e: InstantConflictException => phase = "failed"; throw e
-      case NonFatal(e) =>
-        // The completed file only ever appears whole (temp file + rename): present means committed.
-        val landed =
-          try table.storage.exists(completed)
-          catch {
-            case NonFatal(x) =>
-              e.addSuppressed(x)
-              phase = "in an unknown state"
-              throw Errors.commitStateUnknown(instantTime, completed, e)
-          }
-        if (!landed) throw Errors.commitFailed(instantTime, s"cannot write $completed (${e.getMessage})", e)
+    locked {
+      val now = timeline.timeline()
+      if (!now.instants.exists(i => i.timestamp == instantTime && i.state == State.Inflight))
+        throw Errors.writeConflict(instantTime, "its inflight instant is gone: another writer judged this write " +
+          "dead (no heartbeat within hoodie.client.heartbeat.interval_in_ms x tolerable.misses) and rolled it back")
+      checkNoConflicts(now)
+      try timeline.complete(instantTime, action, metadata.toJson)
+      catch {
+        case e: InstantConflictException => phase = "failed"; throw e
+        case NonFatal(e) =>
+          // The completed file only ever appears whole (temp file + rename): present means committed.
+          val landed =
+            try table.storage.exists(completed)
+            catch {
+              case NonFatal(x) =>
+                e.addSuppressed(x)
+                phase = "in an unknown state"
+                throw Errors.commitStateUnknown(instantTime, completed, e)
+            }
+          if (!landed) throw Errors.commitFailed(instantTime, s"cannot write $completed (${e.getMessage})", e)
+      }
     }
     phase = "committed"
+    stopHeartbeat()
     // After the commit point nothing may fail the write; leftover markers are harmless (§7).
     try markers.deleteAll() catch { case NonFatal(_) => () }
   }
@@ -115,18 +144,39 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     if (phase == "aborted") return
     if (phase == "committed" || phase == "in an unknown state") {
       cause.addSuppressed(Errors.transactionState(instantTime, "abort", phase))
+      // Never rolled back here; other writers see whether it completed, as their recovery does.
+      stopHeartbeat()
       return
     }
     try {
-      val files = timeline.stateFiles().filter(_.timestamp == instantTime)
-      if (files.exists(_.isCompleted)) cause.addSuppressed(Errors.cannotRollBackCompleted(instantTime))
-      else {
-        if (files.nonEmpty || markers.exist())
-          Rollback.rollback(table, Instant(instantTime, action, State.Inflight), generator)
-        phase = "aborted"
+      locked {
+        val files = timeline.stateFiles().filter(_.timestamp == instantTime)
+        if (files.exists(_.isCompleted)) cause.addSuppressed(Errors.cannotRollBackCompleted(instantTime))
+        else {
+          if (files.nonEmpty || markers.exist())
+            Rollback.rollback(table, Instant(instantTime, action, State.Inflight), generator)
+          phase = "aborted"
+        }
       }
     } catch { case e: Throwable if NonFatal(e) && (e ne cause) => cause.addSuppressed(e) }
+    // A rollback that did not finish leaves a pending instant without heartbeat: the next
+    // writer sees it dead and finishes the rollback.
+    finally stopHeartbeat()
   }
+
+  private def locked[T](body: => T): T =
+    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+
+  /** Fails when another writer changed the timeline since this write was planned. */
+  private def checkNoConflicts(now: Timeline): Unit = {
+    val changed = ConcurrentChanges.since(basedOn, now, Some(instantTime))
+    if (changed.nonEmpty)
+      throw Errors.writeConflict(instantTime, s"instant(s) ${ConcurrentChanges.describe(changed)} appeared or " +
+        "advanced on the timeline after this write read it, so its plan (index lookup, file groups to " +
+        "merge into, log files to append to) may be stale")
+  }
+
+  private def stopHeartbeat(): Unit = { heartbeat.foreach(_.close()); heartbeat = None }
 
   private def reconcile(stats: Seq[WriteStat]): Unit = {
     val written = stats.flatMap(_.path).map(_.stripPrefix("/")).toSet
@@ -157,19 +207,44 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
 object WriteTransaction {
 
   /**
-   * Single-writer recovery: finishes interrupted rollbacks, then rolls back every pending
-   * commit, deltacommit and replacecommit left by a crashed writer, newest first. Pending
-   * compactions are left alone: they are re-executed, not rolled back. Returns the instant
-   * times rolled back. Must not run while another writer is active.
+   * Recovery: finishes interrupted rollbacks, then rolls back every pending commit,
+   * deltacommit and replacecommit whose writer is dead (no heartbeat within the policy's
+   * expiry), newest first, holding the table lock. Instants of live writers are left alone.
+   * Pending compactions are left alone: they are re-executed, not rolled back. Returns the
+   * instant times rolled back.
    */
-  def rollbackFailedWrites(table: HoodieTable): Seq[String] = {
+  def rollbackFailedWrites(table: HoodieTable, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
+      : Seq[String] = {
     val timeline = new TimelineWriter(table.storage, table.metaPath)
-    val resumed = timeline.timeline().instants
-      .filter(i => i.action == Action.Rollback && !i.isCompleted)
-      .flatMap(r => Rollback.resume(table, r))
-    val pending = timeline.timeline().instants
-      .filter(i => !i.isCompleted && Action.Writes(i.action)).reverse
-    pending.foreach(i => Rollback.rollback(table, i))
-    (resumed ++ pending.map(_.timestamp)).distinct
+    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+      val resumed = timeline.timeline().instants
+        .filter(i => i.action == Action.Rollback && !i.isCompleted)
+        .flatMap(r => Rollback.resume(table, r))
+      val dead = ConcurrentChanges.deadWrites(table.storage, table.metaPath, timeline.timeline(),
+        concurrency.heartbeat).reverse
+      dead.foreach { i =>
+        Rollback.rollback(table, i)
+        table.storage.deleteQuietly(Heartbeat.path(table.metaPath, i.timestamp))
+      }
+      // Heartbeats of writers that died before their first state file, or after their commit.
+      val pending = timeline.timeline().pendingWrites.map(_.timestamp).toSet
+      val now = System.currentTimeMillis()
+      table.storage.listFiles(s"${table.metaPath}/${Heartbeat.Folder}")
+        .filter(f => !pending(f.name) && !concurrency.heartbeat.isAlive(f.modificationTime, now))
+        .foreach(f => table.storage.deleteQuietly(f.path))
+      (resumed ++ dead.map(_.timestamp)).distinct
+    }
+  }
+
+  /**
+   * Fails with [[io.pyhudi.errors.WriteConflictException]] when a write or compaction of the
+   * table is running now (pending, with a live heartbeat): call after [[rollbackFailedWrites]]
+   * and before planning, so that a second writer stops before doing any work.
+   */
+  def requireNoLiveWriters(table: HoodieTable, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Unit = {
+    val now = new TimelineWriter(table.storage, table.metaPath).timeline()
+    val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
+    if (live.nonEmpty)
+      throw Errors.liveWriters(table.basePath, ConcurrentChanges.describe(live), concurrency.heartbeat.expiryMs)
   }
 }

@@ -75,7 +75,7 @@ class RollbackSuite extends AnyFunSuite {
 
   test("marker-based rollback: base file deleted, command block as the next log version") {
     val (table, t1, fileId, d, log, base) = failedDeltaCommit()
-    assert(WriteTransaction.rollbackFailedWrites(table) == Seq(d))
+    assert(recover(table) == Seq(d))
     checkRolledBack(table, t1, fileId, d, log, base)
   }
 
@@ -83,7 +83,7 @@ class RollbackSuite extends AnyFunSuite {
     val (table, t1, fileId, d, log, base) = failedDeltaCommit()
     new Markers(storage, table.basePath, d).deleteAll()
     assert(RollbackPlanner.holdsBlocksOf(storage, s"${table.basePath}/$log", d))
-    assert(WriteTransaction.rollbackFailedWrites(table) == Seq(d))
+    assert(recover(table) == Seq(d))
     checkRolledBack(table, t1, fileId, d, log, base)
   }
 
@@ -95,7 +95,7 @@ class RollbackSuite extends AnyFunSuite {
     timeline.requested(r, Action.Rollback, plan.toBytes)
     timeline.inflight(r, Action.Rollback)
     storage.delete(s"${table.basePath}/$base") // the crashed rollback got this far
-    assert(WriteTransaction.rollbackFailedWrites(table.reload()) == Seq(d))
+    assert(recover(table.reload()) == Seq(d))
     assert(table.reload().timeline.instants.filter(_.action == Action.Rollback).map(_.timestamp) == Seq(r))
     val metadata = RollbackMetadata.fromBytes(storage.readAll(s"${table.metaPath}/$r.rollback"))
     assert(metadata.partitionMetadata("").rollbackLogFiles.exists(_.size == 1))
@@ -106,11 +106,11 @@ class RollbackSuite extends AnyFunSuite {
 
   test("a rollback that completed but left its target's files only finishes the cleanup") {
     val (table, _, _, d, _, _) = failedDeltaCommit()
-    WriteTransaction.rollbackFailedWrites(table)
+    recover(table)
     val timeline = new TimelineWriter(storage, table.metaPath)
     timeline.requested(d, Action.DeltaCommit)
     timeline.inflight(d, Action.DeltaCommit, CommitMetadata.workloadProfile("UPSERT", Map.empty).toJson)
-    assert(WriteTransaction.rollbackFailedWrites(table.reload()) == Seq(d))
+    assert(recover(table.reload()) == Seq(d))
     assert(table.reload().timeline.instants.count(_.action == Action.Rollback) == 1)
     assert(!metaFiles(table).exists(_.startsWith(d)))
   }
@@ -119,7 +119,7 @@ class RollbackSuite extends AnyFunSuite {
     val table = createTable(TableType.MergeOnRead)
     val timeline = new TimelineWriter(storage, table.metaPath)
     timeline.requested("20250101000000001", Action.Compaction, Array[Byte](1))
-    assert(WriteTransaction.rollbackFailedWrites(table).isEmpty)
+    assert(recover(table).isEmpty)
     assert(metaFiles(table).contains("20250101000000001.compaction.requested"))
   }
 }

@@ -11,6 +11,7 @@ import io.pyhudi.storage.Storage
 import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator, TableType}
 import io.pyhudi.testutil.Corpus
 import io.pyhudi.timeline.{RuntimeStats, WriteStat}
+import io.pyhudi.transaction.{ConcurrencyConfig, HeartbeatPolicy}
 
 /** Small tables on local disk for write-path tests: created by TableCreator, data copied from the corpus. */
 object WriteFixtures {
@@ -23,6 +24,15 @@ object WriteFixtures {
       """{"name":"id","type":["null","int"],"default":null},{"name":"ts","type":["null","long"],"default":null}]}"""
 
   val Extra: Map[String, String] = Map("schema" -> Schema)
+
+  /** Judges every heartbeat older than 1 ms dead: what a writer sees long after a crash. */
+  val AfterCrash: ConcurrencyConfig = ConcurrencyConfig(HeartbeatPolicy(1L, 1), 10000L)
+
+  /** Recovery as the next writer runs it once the crashed writer's heartbeat expired. */
+  def recover(table: HoodieTable): Seq[String] = {
+    Thread.sleep(5)
+    WriteTransaction.rollbackFailedWrites(table, AfterCrash)
+  }
 
   /** A new non-partitioned table of `tableType` in a fresh temp folder, opened. */
   def createTable(tableType: TableType): HoodieTable = {

@@ -83,17 +83,17 @@ class WriteTransactionSuite extends AnyFunSuite {
     val (tx, file) = startWrite(table)
     val crashed = tx.instantTime
     // The writer dies here: nothing but storage is left.
-    assert(WriteTransaction.rollbackFailedWrites(table.reload()) == Seq(crashed))
+    assert(recover(table.reload()) == Seq(crashed))
     assertRolledBack(table, crashed, file)
     assert(snapshot(table).slices.map(_.baseFile.get.name) == Seq(name))
-    assert(WriteTransaction.rollbackFailedWrites(table.reload()).isEmpty)
+    assert(recover(table.reload()).isEmpty)
   }
 
   test("a crashed writer without markers is rolled back from a listing") {
     val (table, name) = committedTable()
     val (tx, file) = startWrite(table)
     tx.markers.deleteAll()
-    assert(WriteTransaction.rollbackFailedWrites(table.reload()) == Seq(tx.instantTime))
+    assert(recover(table.reload()) == Seq(tx.instantTime))
     assertRolledBack(table, tx.instantTime, file)
     assert(snapshot(table).slices.map(_.baseFile.get.name) == Seq(name))
   }

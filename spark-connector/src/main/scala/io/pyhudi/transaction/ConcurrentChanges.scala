@@ -1,0 +1,41 @@
+package io.pyhudi.transaction
+
+import io.pyhudi.storage.Storage
+import io.pyhudi.timeline.{Action, Instant, Timeline}
+
+/**
+ * What other writers did to a table since a writer read its timeline. pyhudi's default mode
+ * is one writer at a time; these checks make a second, concurrent writer fail loudly instead
+ * of committing a plan made from a stale view.
+ */
+object ConcurrentChanges {
+
+  /**
+   * Instants of `now` that are not in `basedOn` as they are now: new instants and instants
+   * that advanced (requested → inflight → completed) since, other than `own`. Instants that
+   * disappeared (rolled back) are not changes to the data `basedOn` showed.
+   */
+  def since(basedOn: Timeline, now: Timeline, own: Option[String] = None): Seq[Instant] = {
+    val before = basedOn.instants.map(i => i.timestamp -> i).toMap
+    now.instants.filter { i =>
+      !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
+    }
+  }
+
+  /** Pending writes and compactions other than `own` whose writer still beats. */
+  def liveWriters(storage: Storage, metaPath: String, now: Timeline, policy: HeartbeatPolicy,
+      own: Option[String] = None, nowMs: Long = System.currentTimeMillis()): Seq[Instant] =
+    now.pendingWrites.filter { i =>
+      !own.contains(i.timestamp) && Heartbeat.isAlive(storage, metaPath, i.timestamp, policy, nowMs)
+    }
+
+  /** Pending writes (not compactions) other than `own` whose writer stopped beating. */
+  def deadWrites(storage: Storage, metaPath: String, now: Timeline, policy: HeartbeatPolicy,
+      nowMs: Long = System.currentTimeMillis()): Seq[Instant] =
+    now.pendingWrites.filter { i =>
+      Action.Writes(i.action) && !Heartbeat.isAlive(storage, metaPath, i.timestamp, policy, nowMs)
+    }
+
+  def describe(instants: Seq[Instant]): String = instants.map(i => s"${i.timestamp} (${i.action}, ${i.state})")
+    .mkString(", ")
+}
