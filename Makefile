@@ -1,5 +1,5 @@
 # The command surface; every target is a thin alias for a script under dev/ or build/.
-.PHONY: help demo test test-scala jar python docs clean
+.PHONY: help demo test test-scala jar python docs check format clean
 
 help:
 	@echo "make demo        run the main job (examples/demo.py on local Spark)"
@@ -8,6 +8,8 @@ help:
 	@echo "make jar         build the connector jar"
 	@echo "make python      (re)install pyhudi into .venv"
 	@echo "make docs        regenerate docs/options.md from the option definitions"
+	@echo "make check       lint, formatting and strict types of python/pyhudi (part of make test)"
+	@echo "make format      format python/pyhudi"
 
 demo:
 	dev/run-demo.sh
@@ -26,6 +28,13 @@ python:
 
 docs:
 	build/sbt "connector/runMain io.pyhudi.config.ConfigDocs docs/options.md"
+
+check:
+	dev/check.sh
+
+format:
+	.venv/bin/ruff format python/pyhudi
+	.venv/bin/ruff check --fix python/pyhudi
 
 clean:
 	rm -rf target spark-connector/target project/target python/pyhudi/jars build/lib dist *.egg-info

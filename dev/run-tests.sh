@@ -13,6 +13,7 @@ build/sbt connector/test connector/assembly 2>&1 | tee "$logs/scala.log"
 
 echo "== Python: pinned PySpark ($(grep '^pyspark' requirements/test.txt)), with the Apache Hudi interop suite on $(grep '^pyspark' requirements/interop.txt)"
 dev/python-env.sh .venv requirements/test.txt
+dev/check.sh
 dev/python-env.sh .venv-interop requirements/interop.txt --no-pyhudi
 .venv/bin/python -m pytest integration-tests -q -p no:cacheprovider 2>&1 | tee "$logs/pytest-main.log"
 

@@ -28,8 +28,7 @@ def put(opts: Dict[str, OptionValue], key: str, value: str) -> None:
     previous = opts.get(key)
     if previous is not None and option_string(previous) != value:
         raise ValueError(
-            f"option {key} given twice with different values: {previous!r} in options and "
-            f"{value!r} as an argument"
+            f"option {key} given twice with different values: {previous!r} in options and {value!r} as an argument"
         )
     opts[key] = value
 

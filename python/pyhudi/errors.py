@@ -112,7 +112,7 @@ def from_java(java_exception: Any) -> Optional[PyhudiError]:
     while current is not None and seen < 20:
         name = current.getClass().getName()
         if name.startswith(JVM_PACKAGE):
-            cls = classes.get(name[len(JVM_PACKAGE):], PyhudiError)
+            cls = classes.get(name[len(JVM_PACKAGE) :], PyhudiError)
             return cls(str(current.getMessage()), java_class=name)
         current = current.getCause()
         seen += 1

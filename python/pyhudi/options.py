@@ -46,7 +46,7 @@ class _StrEnum(str, Enum):
 
     def __str__(self) -> str:
         # The mixin's __str__ changed in Python 3.11; pin it to the value everywhere.
-        return self.value
+        return str(self.value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -89,11 +89,9 @@ def _instant_value(name: str, value: Any) -> str:
     if isinstance(value, datetime):
         if value.tzinfo is not None and value.utcoffset() is not None:
             raise ValueError(
-                f"{name} must be a naive datetime (wall-clock time in the table's timeline "
-                f"time zone), got {value!r}"
+                f"{name} must be a naive datetime (wall-clock time in the table's timeline time zone), got {value!r}"
             )
         return value.strftime("%Y-%m-%d %H:%M:%S.") + f"{value.microsecond // 1000:03d}"
     if isinstance(value, str):
         return value
     raise TypeError(f"{name} must be a str or datetime.datetime, got {type(value)!r}")
-

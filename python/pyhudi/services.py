@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pyhudi imports without pyspark (e.g. to print jar_path())
 
 
 def _services(spark: "SparkSession"):  # type: ignore[no-untyped-def]
-    return spark._jvm.io.pyhudi.api.TableServices  # type: ignore[union-attr]
+    return spark._jvm.io.pyhudi.spark.api.TableServices  # type: ignore[union-attr]
 
 
 def _java_map(spark: "SparkSession", options: Optional[Mapping[str, str]]):  # type: ignore[no-untyped-def]
@@ -37,9 +37,7 @@ def compact(spark: "SparkSession", path: str, options: Optional[Mapping[str, str
     return None if instant is None else str(instant)
 
 
-def schedule_compaction(
-    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None
-) -> Optional[str]:
+def schedule_compaction(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None) -> Optional[str]:
     """Writes a compaction plan (``<instant>.compaction.requested``) without executing it.
 
     A later :func:`compact`, :func:`run_pending_compactions` or write executes it.
@@ -49,9 +47,7 @@ def schedule_compaction(
     return None if instant is None else str(instant)
 
 
-def run_pending_compactions(
-    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None
-) -> List[str]:
+def run_pending_compactions(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None) -> List[str]:
     """Executes every scheduled or interrupted compaction; returns their instants."""
     with translated():
         done = _services(spark).runPendingCompactions(spark._jsparkSession, path, _java_map(spark, options))

@@ -59,9 +59,7 @@ def configure_spark(builder: Any) -> Any:
     jar = jar_path()
     options = getattr(builder, "_options", None)
     if options is None or not hasattr(builder, "config"):
-        raise TypeError(
-            f"configure_spark expects a pyspark.sql.SparkSession.Builder, got {type(builder)!r}"
-        )
+        raise TypeError(f"configure_spark expects a pyspark.sql.SparkSession.Builder, got {type(builder)!r}")
     jars = _split_jars(options.get("spark.jars"))
     if jar not in jars:
         jars.append(jar)

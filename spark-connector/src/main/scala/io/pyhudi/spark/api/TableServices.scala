@@ -1,4 +1,4 @@
-package io.pyhudi.api
+package io.pyhudi.spark.api
 
 import scala.jdk.CollectionConverters._
 

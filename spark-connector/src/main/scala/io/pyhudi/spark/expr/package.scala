@@ -1,0 +1,4 @@
+package io.pyhudi.spark
+
+/** Translating Spark filters on partition columns into partition pruning. */
+package object expr

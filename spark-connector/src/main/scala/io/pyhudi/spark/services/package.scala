@@ -1,0 +1,4 @@
+package io.pyhudi.spark
+
+/** Table services as Spark jobs: compaction runs one task per planned file slice. */
+package object services

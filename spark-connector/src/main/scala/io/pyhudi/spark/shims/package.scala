@@ -1,0 +1,7 @@
+package io.pyhudi.spark
+
+/**
+ * The Spark-internal APIs pyhudi uses (parquet reading and writing, Dataset creation), behind one
+ * seam so that one jar works across Spark 4.x releases.
+ */
+package object shims

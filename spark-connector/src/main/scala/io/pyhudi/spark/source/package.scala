@@ -1,0 +1,7 @@
+package io.pyhudi.spark
+
+/**
+ * The DataSource V2 source `pyhudi`: table, scan builder (filter and column pushdown), scan and
+ * partition reader factory over the engine-neutral read planning.
+ */
+package object source
