@@ -24,7 +24,7 @@ import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.write.{BulkInsertSortMode, Location, WriteOperation, WriteRecord, WriteSpec}
 import io.pyhudi.write.commit.WriteTransaction
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
-import io.pyhudi.write.plan.{Bucket, WritePlan, WritePlanner}
+import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, WritePlan, WritePlanner}
 
 /**
  * `df.write.format("pyhudi").save(path)`: applies the save mode, creates or checks the table,
@@ -181,7 +181,7 @@ object HoodieSparkWriter {
               table, useSmallFiles = true), files, tagging.inserts)
           }
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), inserts))
-          val appends = if (spec.tableType == TableType.MergeOnRead) appendTargets(plan, files, spec) else Map.empty[Int, AppendTarget]
+          val appends = if (spec.tableType == TableType.MergeOnRead) AppendTarget.plan(plan, files, spec.isBucketIndex) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
             Map.empty[String, Seq[String]])
       }
@@ -232,47 +232,15 @@ object HoodieSparkWriter {
       spec.sizing.copy(avgRecordSize = Commits.averageRecordSize(table, spec.sizing.avgRecordSize)),
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 
-  /**
-   * Merge-on-read: updates and deletes of an existing file group go to a new log file of its
-   * latest slice. A base-only slice that takes small-file inserts is rewritten instead, as Apache
-   * Hudi does when its index cannot see keys in log files; with the bucket index every existing
-   * group takes log files.
-   */
-  private def appendTargets(plan: WritePlan, files: TableFiles, spec: WriteSpec): Map[Int, AppendTarget] = {
-    val insertBuckets = plan.insertTargets.values.flatMap(_.map(_._1)).toSet
-    plan.buckets.flatMap { b =>
-      for {
-        base <- b.base
-        if spec.isBucketIndex || !insertBuckets(b.index)
-        slice <- files.slice(b.partitionPath, b.fileId)
-      } yield {
-        val versions = slice.logFiles.filter(_.baseInstant == slice.baseInstant).map(_.version)
-        b.index -> AppendTarget(slice.baseInstant, base.name, if (versions.isEmpty) 1 else versions.max + 1)
-      }
-    }.toMap
-  }
-
-  /**
-   * BUCKET index: the file group follows from the key, no lookup. With `fresh` (insert
-   * overwrite) every bucket opens a new file group instead of merging into the existing one.
-   */
+  /** BUCKET index: the file group follows from the key (write.plan.BucketRouting), no lookup. */
   private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable, fresh: Boolean)
       : (RDD[(WriteRecord, Option[Location])], WritePlan, TableFiles) = {
     val n = spec.bucketNum
     val fields = spec.bucketHashFields
     val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
-    val groups = keyed.keys.distinct().collect().toSeq.sorted
+    val groups = keyed.keys.distinct().collect().toSeq
     val files = TableFiles.load(table, Some(groups.map(_._1).distinct))
-    val existing = if (fresh) Map.empty[(String, Int), io.pyhudi.filegroup.BaseFile]
-      else files.all.flatMap { case (p, b) => BucketIdentifier.bucketOf(b.fileId).map(id => (p, id) -> b) }.toMap
-    val buckets = groups.zipWithIndex.map { case ((p, id), i) =>
-      existing.get((p, id)) match {
-        case Some(b) => Bucket(i, p, b.fileId, Some(b))
-        case None => Bucket(i, p, BucketIdentifier.newFileId(id), None)
-      }
-    }.toIndexedSeq
-    val plan = WritePlan(buckets, buckets.map(b => Location(b.partitionPath, b.fileId) -> b.index).toMap, Map.empty)
-    val locations = groups.zip(buckets).map { case (g, b) => g -> Location(b.partitionPath, b.fileId) }.toMap
+    val (plan, locations) = BucketRouting.plan(groups, files.all, fresh)
     (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan, files)
   }
 

@@ -10,6 +10,7 @@ import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
 import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.write.plan.TableFiles
 import io.pyhudi.write.{Location, WriteRecord, WriteSpec}
 
 /**

@@ -9,10 +9,7 @@ import org.apache.spark.rdd.RDD
 
 import io.pyhudi.write.{Location, WriteRecord}
 import io.pyhudi.write.handle.{AppendHandle, CreateHandle, HandleContext, HandleResult, MergeHandle}
-import io.pyhudi.write.plan.WritePlan
-
-/** The slice a merge-on-read write appends a log file to. */
-final case class AppendTarget(baseInstant: String, baseFileName: String, nextLogVersion: Int)
+import io.pyhudi.write.plan.{AppendTarget, WritePlan}
 
 /** Runs write handles on the executors; each file group is written by exactly one task. */
 object WriteExecution {

@@ -1,4 +1,4 @@
-package io.pyhudi.spark.write
+package io.pyhudi.write.plan
 
 import io.pyhudi.filegroup.{BaseFile, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
