@@ -12,6 +12,13 @@ object ConfigDocs {
     sb.append("Generated from the option definitions in `spark-connector/src/main/scala/io/pyhudi/config/`")
     sb.append(" by `build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"`. ")
     sb.append("Do not edit by hand.\n\n")
+    sb.append("Where a value comes from, highest first: the option given to the read or write; the Spark ")
+    sb.append(s"session conf as `${SessionConf.Prefix}<key without hoodie.>` (e.g. ")
+    sb.append("`spark.conf.set(\"spark.hoodie.datasource.write.operation\", \"insert\")` or ")
+    sb.append("`--conf spark.hoodie.index.type=SIMPLE`), which applies to every pyhudi read, write and table ")
+    sb.append("service of the session; for keys an existing table records (record key, precombine and ")
+    sb.append("partition fields, key generator, ...), the table's `hoodie.properties` (an option or session conf ")
+    sb.append("that contradicts it fails the write before anything is written); then the default below.\n\n")
     section(sb, "Read options (`spark.read.format(\"pyhudi\").option(...)`)", ReadConfig.entries)
     section(sb, "Write options (`df.write.format(\"pyhudi\").option(...)`)", WriteConfig.entries)
     sb.toString

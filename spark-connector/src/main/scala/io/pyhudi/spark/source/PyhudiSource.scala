@@ -11,6 +11,7 @@ import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, Da
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.pyhudi.config.SessionConf
 import io.pyhudi.errors.{Errors, TableNotFoundException}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.write.HoodieSparkWriter
@@ -41,7 +42,7 @@ class PyhudiSource extends TableProvider with DataSourceRegister with CreatableR
 
   override def createRelation(sqlContext: SQLContext, mode: SaveMode,
       parameters: Map[String, String], data: DataFrame): BaseRelation = {
-    HoodieSparkWriter.write(data.sparkSession, mode, parameters, data)
+    HoodieSparkWriter.write(data.sparkSession, mode, PyhudiSource.withSessionConf(data.sparkSession, parameters), data)
     val (context, written) = (sqlContext, data.schema)
     new BaseRelation {
       override def sqlContext: SQLContext = context
@@ -57,8 +58,13 @@ object PyhudiSource {
     options.collectFirst { case (k, v) if k.equalsIgnoreCase("path") => v }
       .getOrElse(throw Errors.missingOption("path", "(spark.read.format(\"pyhudi\").load(<base path>))"))
 
-  def loadTable(options: Map[String, String]): PyhudiTable = {
+  def loadTable(given: Map[String, String]): PyhudiTable = {
     val spark = SparkSession.active
+    val options = withSessionConf(spark, given)
     PyhudiTable.open(pathOf(options), options, ParquetReaderShim.hadoopConf(spark, options))
   }
+
+  /** Read or write options completed by `spark.hoodie.*` session confs (config.SessionConf). */
+  def withSessionConf(spark: SparkSession, options: Map[String, String]): Map[String, String] =
+    SessionConf.withSessionConf(options, spark.conf.getAll)
 }
