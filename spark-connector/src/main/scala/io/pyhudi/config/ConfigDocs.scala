@@ -13,7 +13,7 @@ object ConfigDocs {
     sb.append(" by `build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"`. ")
     sb.append("Do not edit by hand.\n\n")
     sb.append("Where a value comes from, highest first: the option given to the read or write; the Spark ")
-    sb.append(s"session conf as `${SessionConf.Prefix}<key without hoodie.>` (e.g. ")
+    sb.append("session conf as `spark.<key>` (e.g. ")
     sb.append("`spark.conf.set(\"spark.hoodie.datasource.write.operation\", \"insert\")` or ")
     sb.append("`--conf spark.hoodie.index.type=SIMPLE`), which applies to every pyhudi read, write and table ")
     sb.append("service of the session; for keys an existing table records (record key, precombine and ")
