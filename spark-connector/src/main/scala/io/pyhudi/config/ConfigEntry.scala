@@ -44,6 +44,12 @@ object ConfigEntry {
         case _ => throw Errors.invalidEnumOption(k, v, Seq("true", "false"))
       }, Seq("true", "false"))
 
+  /** An enumeration of `values`, matched by `name` case-insensitively; errors and docs list the names. */
+  def enumeration[T](key: String, default: T, values: Seq[T], name: T => String, doc: String): ConfigEntry[T] =
+    ConfigEntry[T](key, Some(default), doc, (k, v) =>
+      values.find(x => name(x).equalsIgnoreCase(v.trim)).getOrElse(throw Errors.invalidEnumOption(k, v, values.map(name))),
+      values.map(name), name)
+
   /** An enumeration whose values are matched case-insensitively and stored lower case. */
   def choice(key: String, default: String, values: Seq[String], doc: String): ConfigEntry[String] =
     ConfigEntry[String](key, Some(default), doc, (k, v) => {

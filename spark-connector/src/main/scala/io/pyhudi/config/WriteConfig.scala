@@ -119,8 +119,8 @@ object WriteConfig {
   val DatabaseName: ConfigEntry[String] = ConfigEntry.string("hoodie.database.name", None,
     "Database name recorded in hoodie.properties (part of the table checksum).")
 
-  val TableType: ConfigEntry[String] = upperChoice("hoodie.datasource.write.table.type",
-    "COPY_ON_WRITE", Seq("COPY_ON_WRITE", "MERGE_ON_READ"),
+  val TableType: ConfigEntry[io.pyhudi.table.TableType] = ConfigEntry.enumeration("hoodie.datasource.write.table.type",
+    io.pyhudi.table.TableType.CopyOnWrite, io.pyhudi.table.TableType.All, (t: io.pyhudi.table.TableType) => t.name,
     "Table type when a write creates the table; must match an existing table's type.")
 
   val Operation: ConfigEntry[WriteOperation] = ConfigEntry[WriteOperation](
@@ -160,8 +160,10 @@ object WriteConfig {
     (k, v) => v.trim.toDoubleOption.filter(d => d > 0 && d < 1)
       .getOrElse(throw Errors.invalidOption(k, v, "expected a probability between 0 and 1")))
 
-  val BloomFilterType: ConfigEntry[String] = upperChoice("hoodie.bloom.index.filter.type",
-    "DYNAMIC_V0", Seq("DYNAMIC_V0", "SIMPLE"), "Bloom filter layout written to base file footers.")
+  val BloomFilterType: ConfigEntry[io.pyhudi.index.bloom.BloomFilterType] = ConfigEntry.enumeration(
+    "hoodie.bloom.index.filter.type", io.pyhudi.index.bloom.BloomFilterType.DynamicV0,
+    io.pyhudi.index.bloom.BloomFilterType.All, (t: io.pyhudi.index.bloom.BloomFilterType) => t.name,
+    "Bloom filter layout written to base file footers.")
 
   val BloomMaxEntries: ConfigEntry[Int] = int("hoodie.bloom.index.filter.dynamic.max.entries", 100000,
     "Key capacity at which a dynamic bloom filter stops growing.")
@@ -194,8 +196,9 @@ object WriteConfig {
   val RecordSizeEstimate: ConfigEntry[Long] = long("hoodie.copyonwrite.record.size.estimate", 1024L,
     "Bytes per record assumed for file sizing until earlier commits give a measured average.")
 
-  val CompressionCodec: ConfigEntry[String] = ConfigEntry.choice("hoodie.parquet.compression.codec",
-    "gzip", Seq("gzip", "snappy", "zstd", "lz4", "uncompressed"), "Compression of base files.")
+  val CompressionCodec: ConfigEntry[io.pyhudi.write.CompressionCodec] = ConfigEntry.enumeration(
+    "hoodie.parquet.compression.codec", io.pyhudi.write.CompressionCodec.Gzip, io.pyhudi.write.CompressionCodec.All,
+    (c: io.pyhudi.write.CompressionCodec) => c.name, "Compression of base files.")
 
   val ParquetBlockSize: ConfigEntry[Long] = long("hoodie.parquet.block.size", 125829120L,
     "Parquet row group size in bytes.")

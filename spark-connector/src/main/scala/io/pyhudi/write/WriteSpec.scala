@@ -25,7 +25,7 @@ final case class WriteSpec(
     bucketNum: Int,
     bucketHashFields: Seq[String],
     sizing: FileSizing,
-    codec: String,
+    codec: CompressionCodec,
     blockSize: Long,
     pageSize: Int,
     combine: Boolean,
@@ -86,7 +86,7 @@ object WriteSpec {
     WriteSpec(
       tableName = tableName,
       databaseName = WriteConfig.DatabaseName.from(opts),
-      tableType = TableType.parse(WriteConfig.TableType.from(opts).get).get,
+      tableType = WriteConfig.TableType.from(opts).get,
       operation = operation,
       keyGen = keyGen,
       precombineField = precombine,

@@ -30,7 +30,7 @@ object ParquetWriterShim {
 
   val Codecs: Seq[String] = Seq("gzip", "snappy", "zstd", "lz4", "uncompressed")
 
-  def factory(spark: SparkSession, schema: StructType, conf: Configuration, codec: String,
+  def factory(spark: SparkSession, schema: StructType, conf: Configuration, codec: io.pyhudi.write.CompressionCodec,
       blockSize: Long, pageSize: Int): BaseFileWriterFactory = {
     // Spark's write support reads its settings from the Hadoop conf, and which ones it requires
     // differs between Spark minors: let Spark's own parquet source fill them in, as it does for
@@ -49,7 +49,7 @@ object ParquetWriterShim {
     c.set("spark.sql.parquet.fieldId.write.enabled", "false")
     c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
     c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
-    new Factory(new SerializableConfiguration(c), codec, blockSize, pageSize)
+    new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize)
   }
 
   /** True when Spark's standard layout would store some decimal (at any depth) as an integer. */

@@ -7,15 +7,15 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.avro.SparkToAvro
-import io.pyhudi.index.bloom.BloomFilter
+import io.pyhudi.index.bloom.{BloomFilter, BloomFilterType}
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.storage.SerializableConfiguration
 
 /** Bloom filter settings for base file footers. */
-final case class BloomConfig(numEntries: Int, fpp: Double, filterType: String, maxEntries: Int) {
+final case class BloomConfig(numEntries: Int, fpp: Double, filterType: BloomFilterType, maxEntries: Int) {
   def newFilter(): BloomFilter =
-    if (filterType.equalsIgnoreCase("SIMPLE")) BloomFilter.simple(numEntries, fpp)
+    if (filterType == BloomFilterType.Simple) BloomFilter.simple(numEntries, fpp)
     else BloomFilter.dynamic(numEntries, fpp, maxEntries)
 }
 

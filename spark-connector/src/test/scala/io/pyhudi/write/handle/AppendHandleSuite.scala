@@ -44,7 +44,7 @@ class AppendHandleSuite extends AnyFunSuite {
   }
 
   private def context(basePath: String): HandleContext = HandleContext(basePath, Instant, tableSchema,
-    MergeMode.LatestWins, Some(5), BloomConfig(100, 0.01, "DYNAMIC_V0", 1000), 1L << 27,
+    MergeMode.LatestWins, Some(5), BloomConfig(100, 0.01, io.pyhudi.index.bloom.BloomFilterType.DynamicV0, 1000), 1L << 27,
     new SerializableConfiguration(new Configuration()), null, _ => Iterator.empty, "v6_trips_8i1u")
 
   private def row(ts: Long, uuid: String, rider: String, fare: Double): InternalRow =
