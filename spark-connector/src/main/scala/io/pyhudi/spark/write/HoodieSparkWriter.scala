@@ -167,10 +167,10 @@ object HoodieSparkWriter {
           } else {
             val partitions = records.map(_.partitionPath).distinct().collect().toSeq
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
-            val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, IndexLookup.KeySchema, Nil,
+            val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
               returningBatch = false, hadoopConf)
             val tagged = if (op == WriteOperation.Insert) records.map(r => (r, Option.empty[Location]))
-              else new IndexLookup(sc, spec, files, keyReader, conf).tag(keyed)
+              else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)
             val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK)
             cached += persisted
             val tagging = Tagging.of(persisted)

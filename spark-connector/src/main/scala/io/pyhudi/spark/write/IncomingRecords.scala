@@ -59,7 +59,8 @@ object IncomingRecords {
   /** What identifies a record to the index: (partition path, key), or ("", key) when global. */
   type Identity = (String, String)
 
-  def identity(r: WriteRecord, global: Boolean): Identity = (if (global) "" else r.partitionPath, r.key)
+  def identity(r: WriteRecord, global: Boolean): Identity =
+    io.pyhudi.index.TagResolution.lookupKey(global, r.partitionPath, r.key)
 
   /** Records keyed by [[identity]]. */
   def keyed(records: RDD[WriteRecord], global: Boolean): RDD[(Identity, WriteRecord)] =

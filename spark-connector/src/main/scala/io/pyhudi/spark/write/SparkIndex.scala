@@ -1,0 +1,116 @@
+package io.pyhudi.spark.write
+
+import org.apache.spark.SparkContext
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+import io.pyhudi.filegroup.BaseFile
+import io.pyhudi.index.{IndexType, Tag, TagResolution}
+import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
+import io.pyhudi.schema.MetaFields
+import io.pyhudi.spark.shims.ParquetReaderShim
+import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
+import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.write.plan.TableFiles
+import io.pyhudi.write.{Location, WriteRecord, WriteSpec}
+
+/**
+ * An index as Spark jobs: tags every incoming record with the file group that already holds its
+ * key (Apache Hudi's `HoodieIndex.tagLocation`); only per-file metadata (key ranges) reaches the
+ * driver. One implementation per lookup strategy of [[io.pyhudi.index.IndexType]]; what a found
+ * key means (update, move, update in place) is decided by [[io.pyhudi.index.TagResolution]].
+ * The BUCKET index needs no lookup: `write.plan.BucketRouting` routes its records.
+ */
+sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles) {
+
+  protected val indexed: IndexedSeq[(String, BaseFile)] = files.all.toIndexedSeq
+
+  /** (key, location) of the stored keys that incoming `records` may match. */
+  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)]
+
+  protected def parallelism: Int = math.max(1, math.min(indexed.size, sc.defaultParallelism * 2))
+
+  /** @param keyed incoming records keyed by `IncomingRecords.identity` */
+  final def tag(keyed: RDD[(IncomingRecords.Identity, WriteRecord)]): RDD[(WriteRecord, Option[Location])] =
+    if (indexed.isEmpty) keyed.map { case (_, r) => (r, None) }
+    else join(keyed, found(keyed.values))
+
+  private def join(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], found: RDD[(String, Location)])
+      : RDD[(WriteRecord, Option[Location])] = {
+    val indexType = spec.indexType
+    val move = spec.updatePartitionPath
+    // De-duplicated records are already hash-partitioned by identity: joining with that
+    // partitioner moves only the found keys, not the records.
+    val partitioner = keyed.partitioner.getOrElse(new org.apache.spark.HashPartitioner(keyed.getNumPartitions))
+    val joined = keyed.leftOuterJoin(
+      found.map { case (k, l) => (TagResolution.lookupKey(indexType.isGlobal, l.partitionPath, k), l) },
+      partitioner).values
+    joined.flatMap { case (r, at) =>
+      TagResolution.resolve(indexType, r.partitionPath, at, move) match {
+        case Tag.Insert => Seq(r -> None)
+        case Tag.Update(l) => Seq(r -> Some(l))
+        case Tag.Move(from) =>
+          val delete = r.copy(partitionPath = from.partitionPath, isDelete = true)
+          Seq(delete -> Some(from)) ++ (if (r.isDelete) Nil else Seq(r -> None))
+        case Tag.UpdateInPlace(l) => Seq(r.copy(partitionPath = l.partitionPath) -> Some(l))
+      }
+    }
+  }
+}
+
+object SparkIndex {
+  val KeySchema: StructType = StructType(Seq(StructField(MetaFields.RecordKey, StringType)))
+
+  /** The lookup of `spec.indexType`; not for the bucket index, which has none. */
+  def apply(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader,
+      conf: SerializableConfiguration): SparkIndex = spec.indexType match {
+    case IndexType.Bloom | IndexType.GlobalBloom => new BloomIndex(sc, spec, files, keyReader, conf)
+    case IndexType.Simple | IndexType.GlobalSimple => new SimpleIndex(sc, spec, files, keyReader)
+    case IndexType.Bucket =>
+      throw new IllegalArgumentException("the bucket index has no lookup; route with write.plan.BucketRouting")
+  }
+
+  def keysOf(reader: FileReader, base: BaseFile): Iterator[String] =
+    reader(ParquetReaderShim.partitionedFile(base.path, 0L, base.size, base.size))
+      .filter(r => !r.isNullAt(0)).map(_.getUTF8String(0).toString)
+}
+
+/** SIMPLE, GLOBAL_SIMPLE: every key stored in the candidate partitions' latest base files. */
+final class SimpleIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader)
+    extends SparkIndex(sc, spec, files) {
+
+  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
+    val reader = keyReader
+    sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
+      SparkIndex.keysOf(reader, base).map(k => (k, Location(partition, base.fileId)))
+    }
+  }
+}
+
+/**
+ * BLOOM, GLOBAL_BLOOM: per key, the files whose footer key range contains it
+ * (index.bloom.KeyRanges), probed with their bloom filters, positives confirmed against the
+ * files' actual keys.
+ */
+final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader,
+    conf: SerializableConfiguration) extends SparkIndex(sc, spec, files) {
+
+  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
+    val c = conf
+    val bases = indexed
+    val ranges = sc.parallelize(bases.indices, parallelism).map { i =>
+      val footer = BaseFileFooter.read(c.value, bases(i)._2.path)
+      (i, bases(i)._1, footer.minKey, footer.maxKey)
+    }.collect()
+    val bcRanges = sc.broadcast(new KeyRanges(ranges.toSeq, spec.isGlobalIndex, spec.pruneByRanges))
+    val candidates = records.flatMap(r => bcRanges.value.candidates(r.partitionPath, r.key).map(i => (i, r.key)))
+    val reader = keyReader
+    candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
+      val (partition, base) = bases(i)
+      val bloom = BaseFileFooter.read(c.value, base.path).bloom
+      val maybe = keys.toSet.filter(k => bloom.forall(_.mightContain(k)))
+      if (maybe.isEmpty) Iterator.empty
+      else SparkIndex.keysOf(reader, base).filter(maybe).map(k => (k, Location(partition, base.fileId)))
+    }
+  }
+}
