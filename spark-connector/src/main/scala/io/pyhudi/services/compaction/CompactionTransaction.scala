@@ -8,7 +8,7 @@ import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.CompactionPlan
 import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
-import io.pyhudi.write.commit.{IOType, Markers}
+import io.pyhudi.write.commit.{CommitStep, IOType, Markers}
 
 /**
  * The timeline lifecycle of a compaction instant `T` (hudi-format.md §2.2.1, §2.5):
@@ -119,17 +119,8 @@ object CompactionTransaction {
     }
     val metadata = CommitMetadata(stats, Map.empty, Map("schema" -> schemaJson), Some(OperationType),
       compacted = true)
-    val completed = writer.path(Instant(instant, Action.Commit, State.Completed))
-    try writer.complete(instant, Action.Commit, metadata.toJson)
-    catch {
-      case e: InstantConflictException => throw e
-      case NonFatal(e) =>
-        val landed =
-          try table.storage.exists(completed)
-          catch { case NonFatal(x) => e.addSuppressed(x); throw Errors.commitStateUnknown(instant, completed, e) }
-        if (!landed) throw Errors.commitFailed(instant, s"cannot write $completed (${e.getMessage})", e)
-    }
-    try markers(table, instant).deleteAll() catch { case NonFatal(_) => () }
+    CommitStep.publish(table.storage, writer, instant, Action.Commit, metadata.toJson)
+    CommitStep.cleanUp(markers(table, instant))
   }
 
   /** Requested and inflight compactions with their plans, oldest first. */

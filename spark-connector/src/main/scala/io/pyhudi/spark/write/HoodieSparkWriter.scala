@@ -22,7 +22,7 @@ import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.write.{BulkInsertSortMode, Location, WriteOperation, WriteRecord, WriteSpec}
-import io.pyhudi.write.commit.WriteTransaction
+import io.pyhudi.write.commit.{Commits, WriteTransaction}
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
 import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, WritePlan, WritePlanner}
 

@@ -3,7 +3,7 @@ package io.pyhudi.write.commit
 import scala.util.Using
 import scala.util.control.NonFatal
 
-import io.pyhudi.errors.{Errors, InstantConflictException, PyhudiException}
+import io.pyhudi.errors.{CommitStateUnknownException, Errors, InstantConflictException, PyhudiException}
 import io.pyhudi.logfile.{CorruptBlock, LogFormatReader}
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, Timeline, TimelineWriter, WriteStat}
@@ -106,33 +106,21 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     }
     val metadata = CommitMetadata(stats, replacedFileIds, extraMetadata, Some(operationType),
       compacted = false, replaceCommit = action == Action.ReplaceCommit)
-    val completed = timeline.path(Instant(instantTime, action, State.Completed))
     locked {
       val now = timeline.timeline()
       if (!now.instants.exists(i => i.timestamp == instantTime && i.state == State.Inflight))
         throw Errors.writeConflict(instantTime, "its inflight instant is gone: another writer judged this write " +
           "dead (no heartbeat within hoodie.client.heartbeat.interval_in_ms x tolerable.misses) and rolled it back")
       checkNoConflicts(now)
-      try timeline.complete(instantTime, action, metadata.toJson)
+      try CommitStep.publish(table.storage, timeline, instantTime, action, metadata.toJson)
       catch {
         case e: InstantConflictException => phase = "failed"; throw e
-        case NonFatal(e) =>
-          // The completed file only ever appears whole (temp file + rename): present means committed.
-          val landed =
-            try table.storage.exists(completed)
-            catch {
-              case NonFatal(x) =>
-                e.addSuppressed(x)
-                phase = "in an unknown state"
-                throw Errors.commitStateUnknown(instantTime, completed, e)
-            }
-          if (!landed) throw Errors.commitFailed(instantTime, s"cannot write $completed (${e.getMessage})", e)
+        case e: CommitStateUnknownException => phase = "in an unknown state"; throw e
       }
     }
     phase = "committed"
     stopHeartbeat()
-    // After the commit point nothing may fail the write; leftover markers are harmless (§7).
-    try markers.deleteAll() catch { case NonFatal(_) => () }
+    CommitStep.cleanUp(markers)
   }
 
   /**

@@ -14,7 +14,7 @@ import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, DeleteRecord, LogFormatRea
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.schema.MetaFields
-import io.pyhudi.spark.write.Commits
+import io.pyhudi.write.commit.Commits
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.testutil.Corpus
 import io.pyhudi.timeline.InstantVisibility

@@ -1,4 +1,4 @@
-package io.pyhudi.spark.write
+package io.pyhudi.write.commit
 
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{CommitMetadata, PlannedUpdate, RuntimeStats, WriteStat}
