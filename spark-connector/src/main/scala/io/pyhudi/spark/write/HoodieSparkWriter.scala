@@ -21,7 +21,7 @@ import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.transaction.ConcurrencyConfig
-import io.pyhudi.write.{BulkInsertSortMode, Location, WriteOperation, WriteRecord, WriteSpec}
+import io.pyhudi.write.{BulkInsertSortMode, Location, ReplaceScope, WriteOperation, WriteRecord, WriteSpec}
 import io.pyhudi.write.commit.{Commits, WriteTransaction}
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
 import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, WritePlan, WritePlanner}
@@ -106,11 +106,7 @@ object HoodieSparkWriter {
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
     val op = spec.operation
-    val action =
-      if (op.isReplace) Action.ReplaceCommit
-      else if (spec.tableType == TableType.MergeOnRead) Action.DeltaCommit
-      else Action.Commit
-    val txn = new WriteTransaction(table, action, op.metadataName, concurrency = concurrency)
+    val txn = new WriteTransaction(table, op.action(spec.tableType), op.metadataName, concurrency = concurrency)
     val ctx = HandleContext(table.basePath, txn.instantTime, tableSchema,
       MergeMode.fromPayloadClass(Some(spec.payloadClass)),
       spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),
@@ -119,7 +115,7 @@ object HoodieSparkWriter {
       TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
-    if (op == WriteOperation.DeletePartition) {
+    if (!op.readsInput) { // delete_partition: retire the named partitions' file groups
       val files = TableFiles.load(table, Some(spec.partitionsToDelete))
       txn.start(Commits.workload(op, Nil, Map.empty))
       commit(txn, Nil, schemaJson, replaced(files))
@@ -133,9 +129,10 @@ object HoodieSparkWriter {
     val records = keyed.values
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](keyed)
     try {
-      val (results, replacedIds) = op match {
-        // With the bucket index every operation writes bucket file groups (below).
-        case WriteOperation.BulkInsert if !spec.isBucketIndex =>
+      // What the operation needs (write.WriteOperation) picks the path; with the bucket index
+      // every non-replacing operation writes bucket file groups (the last path).
+      val (results, replacedIds) =
+        if (!op.isReplace && !op.usesIndex && !op.packsSmallFiles && !spec.isBucketIndex) {
           val sorted = spec.sortMode match {
             case BulkInsertSortMode.GlobalSort => records.sortBy(r => (r.partitionPath, r.key))
             case BulkInsertSortMode.PartitionSort =>
@@ -145,10 +142,11 @@ object HoodieSparkWriter {
           records.count() // key generation errors surface before the instant starts
           txn.start(Commits.workload(op, Nil, Map.empty))
           (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
-        case WriteOperation.InsertOverwrite | WriteOperation.InsertOverwriteTable =>
-          val partitions = records.map(_.partitionPath).distinct().collect().toSeq
-          val old = TableFiles.load(table,
-            if (op == WriteOperation.InsertOverwriteTable) None else Some(partitions))
+        } else if (op.isReplace) {
+          val old = op.replaces match {
+            case ReplaceScope.Table => TableFiles.load(table, None)
+            case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq))
+          }
           val (tagged, plan, inserts) =
             if (spec.isBucketIndex) {
               val (t, p, _) = bucketPlan(records, spec, table, fresh = true)
@@ -160,7 +158,7 @@ object HoodieSparkWriter {
             }
           txn.start(Commits.workload(op, Nil, inserts))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
-        case _ =>
+        } else {
           val (tagged, plan, files, inserts) = if (spec.isBucketIndex) {
             val (t, p, f) = bucketPlan(records, spec, table, fresh = false)
             (t, p, f, Tagging.of(t).inserts)
@@ -169,7 +167,7 @@ object HoodieSparkWriter {
             val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
             val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
               returningBatch = false, hadoopConf)
-            val tagged = if (op == WriteOperation.Insert) records.map(r => (r, Option.empty[Location]))
+            val tagged = if (!op.usesIndex) records.map(r => (r, Option.empty[Location]))
               else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)
             val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK)
             cached += persisted
@@ -178,13 +176,13 @@ object HoodieSparkWriter {
             // Merge-on-read: small-file inserts rewrite only base files without log files.
             val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
             (persisted, planInserts(tagging.inserts, tagging.updated.map(l => l -> bases(l)).toMap, small, spec,
-              table, useSmallFiles = true), files, tagging.inserts)
+              table, useSmallFiles = op.packsSmallFiles), files, tagging.inserts)
           }
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), inserts))
           val appends = if (spec.tableType == TableType.MergeOnRead) AppendTarget.plan(plan, files, spec.isBucketIndex) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
             Map.empty[String, Seq[String]])
-      }
+        }
       commit(txn, results, schemaJson, replacedIds)
     } catch {
       case e: Throwable =>
