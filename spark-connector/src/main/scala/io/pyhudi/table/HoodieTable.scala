@@ -23,15 +23,18 @@ final class HoodieTable private (
   /** The same table opened again: current config and timeline. */
   def reload(): HoodieTable = HoodieTable.open(basePath, storage)
 
-  /** Reads the JSON metadata of a completed write instant. */
-  def commitMetadata(instant: Instant): CommitMetadata = {
+  // A completed instant's metadata never changes: planning reads each file once per opened table.
+  private val metadataCache = scala.collection.concurrent.TrieMap.empty[Instant, CommitMetadata]
+
+  /** Reads the JSON metadata of a completed write instant (once per opened table). */
+  def commitMetadata(instant: Instant): CommitMetadata = metadataCache.getOrElseUpdate(instant, {
     val path = s"$metaPath/${instant.fileName}"
     try CommitMetadata.parse(storage.readAll(path))
     catch {
       case e: PyhudiException => throw e
       case e: Exception => throw Errors.corruptFile(path, s"invalid commit metadata (${e.getMessage})", e)
     }
-  }
+  })
 }
 
 object HoodieTable {
