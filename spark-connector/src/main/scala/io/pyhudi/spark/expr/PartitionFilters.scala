@@ -28,8 +28,21 @@ final class PartitionFilters(config: TableConfig, schema: StructType, filters: S
   def keep(partitionPath: String): Boolean =
     partitionOnly.isEmpty || (PartitionValues.parse(config, partitionPath) match {
       case None => true
-      case Some(values) => partitionOnly.forall(f => eval(f, values).getOrElse(true))
+      case Some(values) =>
+        readings(values).exists(v => partitionOnly.forall(f => eval(f, v).getOrElse(true)))
     })
+
+  /**
+   * What a partition's rows may hold. Hudi writes both null and "" to `__HIVE_DEFAULT_PARTITION__`
+   * (parsed as None), so for a string column that folder is read both ways and kept when either
+   * could match: `part IS NULL` and `part = ''` both keep it.
+   */
+  private def readings(values: Map[String, Option[String]]): Seq[Map[String, Option[String]]] =
+    values.foldLeft(Seq(Map.empty[String, Option[String]])) { case (acc, (column, value)) =>
+      val stringColumn = schema.find(_.name == column).exists(_.dataType == StringType)
+      val options = if (value.isEmpty && stringColumn) Seq(None, Some("")) else Seq(value)
+      for (m <- acc; o <- options) yield m.updated(column, o)
+    }
 
   private def typed(column: String, values: Map[String, Option[String]]): Option[Option[Any]] =
     values.get(column).map(_.flatMap { raw =>
