@@ -127,3 +127,38 @@ def test_corrupt_log_file_is_skipped_or_named(spark, table_copy, damage):
     # Skipping the block leaves the base files: snapshot == read_optimized.
     expected = harness.load_expected(TRIPS)["read_optimized"]
     harness.assert_rows_equal(actual, expected, df.schema, f"{TRIPS} with {damage.__name__}")
+
+
+PARQUET_LOG_TABLE = "mor/v6_nonpartitioned"  # log data blocks stored as parquet
+
+
+def _only_log(path: Path) -> Path:
+    (log,) = [p for p in path.iterdir() if ".log." in p.name]
+    return log
+
+
+def test_corrupt_parquet_log_block_names_file_and_offset(spark, table_copy):
+    """A well-framed PARQUET_DATA block whose parquet footer is damaged fails as CorruptFileError
+    naming the log file and the block's offset (not a bare thrift error)."""
+    from pyhudi import errors
+
+    path = table_copy(PARQUET_LOG_TABLE)
+    log = _only_log(path)
+    block = log.read_bytes()
+    assert block.startswith(b"#HUDI#") and block.count(b"#HUDI#") == 1
+    # The file is one block; a second copy of it makes the damaged block start past offset 0.
+    end = block.rindex(b"PAR1")  # the parquet file's closing magic
+    footer_length = int.from_bytes(block[end - 4:end], "little")
+    footer = end - 4 - footer_length
+    assert footer > block.index(b"PAR1") and footer_length > 64
+    damaged = bytearray(block)
+    damaged[footer + 8:footer + 48] = bytes(40)  # zeros: thrift stops the struct early
+    log.write_bytes(block + bytes(damaged))
+    offset = len(block)
+
+    message = _error_of(spark, path, {})
+    _assert_mentions(message, re.escape(log.name), rf"offset {offset}\b", "PARQUET_DATA")
+    with pytest.raises(errors.CorruptFileError) as info:
+        with errors.translated():
+            harness.read_table(spark, path, {}).collect()
+    _assert_mentions(str(info.value), re.escape(log.name), rf"offset {offset}\b")

@@ -85,6 +85,22 @@ object Errors {
   def corruptFile(path: String, why: String, cause: Throwable = null): CorruptFileException =
     new CorruptFileException(s"Corrupt file $path: $why", cause)
 
+  /** A well-framed log data block whose content does not decode (e.g. a damaged parquet footer). */
+  def corruptLogBlock(path: String, offset: Long, blockType: String, cause: Throwable): CorruptFileException = {
+    val where = if (path.isEmpty) "<in-memory log block>" else path
+    val at = if (offset >= 0) s" at offset $offset" else ""
+    new CorruptFileException(
+      s"Corrupt file $where: $blockType block$at does not decode: ${rootMessage(cause)}", cause)
+  }
+
+  private def rootMessage(e: Throwable): String = {
+    var t = e
+    while (t.getCause != null && t.getCause != t) t = t.getCause
+    val own = Option(e.getMessage).getOrElse(e.getClass.getName)
+    val root = Option(t.getMessage).map(m => s"${t.getClass.getSimpleName}: $m").getOrElse(t.getClass.getName)
+    if ((t eq e) || own.contains(String.valueOf(t.getMessage))) own else s"$own (caused by $root)"
+  }
+
   def unsupportedLogBlock(path: String, offset: Long, blockType: String, instant: String)
       : InvalidTableException =
     new InvalidTableException(

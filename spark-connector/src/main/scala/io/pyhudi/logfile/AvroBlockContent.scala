@@ -22,20 +22,22 @@ private[logfile] object AvroBlockContent {
 
   private def where(path: String): String = if (path.isEmpty) "<in-memory log block>" else path
 
-  def schemaOf(header: Map[Int, String], path: String): Schema = header.get(HeaderKey.Schema) match {
-    case None => throw Errors.corruptFile(where(path), "AVRO_DATA block has no SCHEMA header")
+  private def block(offset: Long): String = if (offset >= 0) s"AVRO_DATA block at offset $offset" else "AVRO_DATA block"
+
+  def schemaOf(header: Map[Int, String], path: String, offset: Long = -1): Schema = header.get(HeaderKey.Schema) match {
+    case None => throw Errors.corruptFile(where(path), s"${block(offset)} has no SCHEMA header")
     case Some(json) =>
       try new Schema.Parser().parse(json)
       catch {
         case NonFatal(e) =>
           throw Errors.corruptFile(
-            where(path), s"AVRO_DATA block has an invalid SCHEMA header: ${e.getMessage}", e)
+            where(path), s"${block(offset)} has an invalid SCHEMA header: ${e.getMessage}", e)
       }
   }
 
-  def decode(content: Array[Byte], schema: Schema, path: String): Iterator[GenericRecord] = {
+  def decode(content: Array[Byte], schema: Schema, path: String, offset: Long = -1): Iterator[GenericRecord] = {
     def corrupt(why: String, cause: Throwable = null) =
-      Errors.corruptFile(where(path), s"AVRO_DATA block: $why", cause)
+      Errors.corruptFile(where(path), s"${block(offset)}: $why", cause)
 
     val buf = ByteBuffer.wrap(content)
     val (version, recordCount) =

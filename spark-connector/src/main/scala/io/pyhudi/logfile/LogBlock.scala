@@ -20,24 +20,27 @@ sealed trait LogBlock {
  *
  * @param content the raw block content (content version, record count, length-prefixed records)
  * @param path    the log file the block came from, named in decoding errors ("" when built in memory)
+ * @param offset  position of the block's magic in that file, named with it (-1 when built in memory)
  */
-final case class AvroDataBlock(header: Map[Int, String], content: Array[Byte], path: String = "")
-    extends LogBlock {
+final case class AvroDataBlock(header: Map[Int, String], content: Array[Byte], path: String = "",
+    offset: Long = -1) extends LogBlock {
 
   /** The writer schema from the SCHEMA header; a block without one fails naming the file. */
-  lazy val schema: Schema = AvroBlockContent.schemaOf(header, path)
+  lazy val schema: Schema = AvroBlockContent.schemaOf(header, path, offset)
 
   /** Decodes the records one at a time with [[schema]]; a malformed record fails naming the file. */
-  def records: Iterator[GenericRecord] = AvroBlockContent.decode(content, schema, path)
+  def records: Iterator[GenericRecord] = AvroBlockContent.decode(content, schema, path, offset)
 }
 
 /**
  * A PARQUET_DATA block whose content is a complete parquet file (`PAR1` ... `PAR1`).
  *
- * @param path the log file the block came from ("" when built in memory)
+ * @param path   the log file the block came from ("" when built in memory)
+ * @param offset position of the block's magic in that file (-1 when built in memory); named,
+ *               with `path`, when the content does not decode
  */
-final case class ParquetDataBlock(header: Map[Int, String], content: Array[Byte], path: String = "")
-    extends LogBlock
+final case class ParquetDataBlock(header: Map[Int, String], content: Array[Byte], path: String = "",
+    offset: Long = -1) extends LogBlock
 
 /** A DELETE block: the keys an instant deleted from the file slice (hudi-format.md §6.6). */
 final case class DeleteBlock(header: Map[Int, String], deletes: Seq[DeleteRecord]) extends LogBlock

@@ -66,8 +66,8 @@ private[logfile] final class LogBlockParser(path: String, in: LogInput) extends 
         case BlockType.Command => skip(contentLength); CommandBlock(header)
         case BlockType.Delete =>
           DeleteBlock(header, DeleteBlockContent.decode(in.readBytes(contentLength.toInt), path, start))
-        case BlockType.AvroData => AvroDataBlock(header, in.readBytes(contentLength.toInt), path)
-        case BlockType.ParquetData => ParquetDataBlock(header, in.readBytes(contentLength.toInt), path)
+        case BlockType.AvroData => AvroDataBlock(header, in.readBytes(contentLength.toInt), path, start)
+        case BlockType.ParquetData => ParquetDataBlock(header, in.readBytes(contentLength.toInt), path, start)
         case BlockType.HFileData | BlockType.CdcData =>
           skip(contentLength); UnsupportedBlock(header, blockType, path, start)
         case other => throw Malformed(s"block type ${BlockType.name(other)}")

@@ -58,6 +58,21 @@ class LogBlockWriterSuite extends AnyFunSuite {
     assert(e.getMessage.contains("/t/x.log") && e.getMessage.contains("record 1"))
   }
 
+  test("data blocks read from a file carry their offset, named when the content does not decode") {
+    val first = LogBlockWriter.encode(data("1", "k1"))
+    val second = data("2", "k2", "k3")
+    val parquet = ParquetDataBlock(ListMap(HeaderKey.InstantTime -> "3"), "PAR1 body PAR1".getBytes("US-ASCII"))
+    val cut = second.copy(content = second.content.dropRight(3))
+    val bytes = first ++ LogBlockWriter.encode(cut) ++ LogBlockWriter.encode(parquet)
+    val blocks = LogFormatReader.readBytes("/t/x.log", bytes)
+    val avro = blocks.collect { case b: AvroDataBlock => b }
+    assert(avro.map(_.offset) == Seq(0L, first.length.toLong))
+    assert(blocks.collect { case b: ParquetDataBlock => b.offset } ==
+      Seq((first.length + LogBlockWriter.encode(cut).length).toLong))
+    val e = intercept[CorruptFileException](avro(1).records.toList)
+    assert(e.getMessage.contains("/t/x.log") && e.getMessage.contains(s"AVRO_DATA block at offset ${first.length}"))
+  }
+
   test("a PARQUET_DATA block keeps its content") {
     val block = ParquetDataBlock(ListMap(HeaderKey.InstantTime -> "1"), "PAR1 body PAR1".getBytes("US-ASCII"))
     val read = readOne[ParquetDataBlock](block)
