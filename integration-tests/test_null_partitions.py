@@ -169,3 +169,13 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
     if len(fields) == 2:
         df = _read(spark, path, where="n IS NULL")
         ws.assert_same(_rows_of(df), [r for r in snapshot if r["n"] is None], f"{context}: n IS NULL")
+
+    if table_type == "MERGE_ON_READ":
+        # Compaction plans from the same listing: it must fold the default partitions' logs too.
+        import pyhudi
+
+        assert pyhudi.compact(spark, str(path)) is not None, f"{context}: nothing compacted"
+        ro = _rows_of(_read(spark, path, {QUERY_TYPE: QueryType.READ_OPTIMIZED.value}))
+        ws.assert_same(ro, snapshot, f"{context}: read_optimized after compaction")
+        ws.assert_same(_rows_of(_read(spark, path)), ws.project(harness.hudi_rs_read(path), DATA + META),
+                       f"{context}: snapshot after compaction vs hudi-rs")
