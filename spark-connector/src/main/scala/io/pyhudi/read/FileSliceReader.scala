@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 import org.apache.spark.sql.catalyst.InternalRow
 
 import io.pyhudi.avro.AvroDeserializer
-import io.pyhudi.errors.Errors
+import io.pyhudi.errors.{Errors, PyhudiException}
 import io.pyhudi.filegroup.FileSlice
 import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, LogScanner, ParquetDataBlock}
 import io.pyhudi.merge.{LogDelete, LogRecord, LogRecords, MergeMode}
@@ -51,17 +51,18 @@ final class FileSliceReader(
     lazy val avro = new AvroDeserializer(ctx.mergeSchema)
     LogScanner.validBlocks(storage, slice.logFiles, ctx.visibility.isVisible).foreach {
       case b: AvroDataBlock => b.records.foreach(r => add(records, avro.deserialize(r).copy()))
-      case b: ParquetDataBlock => parquetRows(b).foreach(r => add(records, r.copy()))
+      case b: ParquetDataBlock =>
+        // Decoding is lazy: a damaged page fails while iterating, not when the reader opens.
+        try readParquetLog(b.content).foreach(r => add(records, r.copy()))
+        catch {
+          case e: PyhudiException => throw e
+          case NonFatal(e) => throw Errors.corruptLogBlock(b.path, b.offset, "PARQUET_DATA", e)
+        }
       case b: DeleteBlock => b.deletes.foreach(d => records.addDelete(d.recordKey, d.orderingValue))
       case _ => ()
     }
     records
   }
-
-  /** A damaged parquet block fails naming its file and offset, not with a bare parquet/thrift error. */
-  private def parquetRows(b: ParquetDataBlock): Iterator[InternalRow] =
-    try readParquetLog(b.content)
-    catch { case NonFatal(e) => throw Errors.corruptLogBlock(b.path, b.offset, "PARQUET_DATA", e) }
 
   private def add(records: LogRecords, row: InternalRow): Unit = {
     val key = ctx.keyOf(row)
