@@ -21,6 +21,7 @@ __all__ = [
     "InvalidTableError",
     "InvalidOptionError",
     "CorruptFileError",
+    "MissingFileError",
     "TableExistsError",
     "InstantConflictError",
     "CommitFailedError",
@@ -64,6 +65,10 @@ class InvalidOptionError(PyhudiError):
 
 class CorruptFileError(PyhudiError):
     """A data or timeline file cannot be decoded."""
+
+
+class MissingFileError(PyhudiError):
+    """A file that a completed instant wrote, and that the query or write needs, is gone."""
 
 
 class TableExistsError(PyhudiError):

@@ -13,6 +13,8 @@ __all__ = [
     "BEGIN_INSTANTTIME",
     "END_INSTANTTIME",
     "AS_OF_INSTANT",
+    "MissingFiles",
+    "MISSING_FILES",
     "WriteOperation",
     "IndexType",
     "TableType",
@@ -84,6 +86,21 @@ class QueryType(_StrEnum):
 
     INCREMENTAL = "incremental"
     """Records written by the commits in ``(begin, end]``."""
+
+
+MISSING_FILES = "hoodie.datasource.read.missing.files"
+"""What a read does when a file that commit metadata lists for the slices it serves is gone;
+values are :class:`MissingFiles`. Default ``fail``."""
+
+
+class MissingFiles(_StrEnum):
+    """Value of :data:`MISSING_FILES`."""
+
+    FAIL = "fail"
+    """Raise :class:`pyhudi.errors.MissingFileError` naming the file and the instant that wrote it."""
+
+    SKIP = "skip"
+    """Leave the missing file's rows out (never fall back to an older slice) and log a warning."""
 
 
 # --------------------------------------------------------------------------------------------

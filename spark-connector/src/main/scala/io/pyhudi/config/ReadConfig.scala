@@ -1,5 +1,6 @@
 package io.pyhudi.config
 
+import io.pyhudi.read.MissingFilesMode
 import io.pyhudi.timeline.InstantTime
 
 /** Options of `spark.read.format("pyhudi")`, with Apache Hudi's key names. */
@@ -39,5 +40,17 @@ object ReadConfig {
       "yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]'.",
     (k, v) => InstantTime.parseQueryInstant(k, v))
 
-  val entries: Seq[ConfigEntry[_]] = Seq(QueryType, BeginInstant, EndInstant, AsOfInstant)
+  // Apache Hudi has no such option (its readers fail on the missing file, or serve the previous
+  // slice when only the listing is consulted); the key follows its read-option naming.
+  val MissingFiles: ConfigEntry[MissingFilesMode] = ConfigEntry[MissingFilesMode](
+    "hoodie.datasource.read.missing.files",
+    Some(MissingFilesMode.Fail),
+    "What a read does when a file that a completed instant's commit metadata lists for the file " +
+      "slices it serves (a latest base file, or a log file written against it) is gone from " +
+      "storage: fail raises MissingFileException naming the file and the instant that wrote it; " +
+      "skip leaves that file's rows out (never serving an older slice in its place) and logs a " +
+      "warning per file. Writes always fail.",
+    MissingFilesMode.parse, MissingFilesMode.All.map(_.name), _.name)
+
+  val entries: Seq[ConfigEntry[_]] = Seq(QueryType, BeginInstant, EndInstant, AsOfInstant, MissingFiles)
 }

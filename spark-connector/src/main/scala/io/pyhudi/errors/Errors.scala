@@ -107,6 +107,24 @@ object Errors {
       s"Log file $path has a $blockType block at offset $offset written by instant $instant; " +
         "pyhudi reads only AVRO_DATA, PARQUET_DATA, DELETE and COMMAND blocks")
 
+  /**
+   * Files (absolute path → completed instants that list them, oldest first) that belong to the
+   * latest slices of their file groups at `asOf` are gone; `what` names the read or write.
+   */
+  def missingFiles(files: Seq[(String, Seq[String])], asOf: String, what: String): MissingFileException = {
+    val (path, instants) = files.head
+    val others = files.tail
+    new MissingFileException(
+      s"File $path, written by completed instant ${instants.last}" +
+        (if (instants.size > 1) s" (listed by ${instants.mkString(", ")})" else "") +
+        s", does not exist; $what needs it as part of the table at instant $asOf" +
+        (if (others.isEmpty) ""
+        else s"; ${others.size} more missing: " + others.take(10).map { case (p, ts) => s"$p (${ts.last})" }
+          .mkString(", ") + (if (others.size > 10) ", ..." else "")) +
+        ". It was deleted outside Hudi, or, for an instant older than the latest, removed by the " +
+        "cleaner. Reads can leave such files out with hoodie.datasource.read.missing.files=skip.")
+  }
+
   // Indexes.
 
   def unsupportedBloomFilterType(typeCode: String, where: String): InvalidTableException =

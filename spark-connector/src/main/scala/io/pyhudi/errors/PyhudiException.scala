@@ -21,6 +21,12 @@ class InvalidOptionException(message: String) extends PyhudiException(message)
 class CorruptFileException(message: String, cause: Throwable = null)
     extends PyhudiException(message, cause)
 
+/**
+ * A file that a completed instant wrote, and that the latest file slice of its group must hold,
+ * is gone from storage. Serving the rest would return another version of the group's records.
+ */
+class MissingFileException(message: String) extends PyhudiException(message)
+
 /** A table already exists where a new one was to be created; nothing was written. */
 class TableExistsException(message: String) extends PyhudiException(message)
 

@@ -3,12 +3,17 @@ package io.pyhudi.read
 import io.pyhudi.config.ReadConfig
 import io.pyhudi.errors.Errors
 
-/** A validated description of what a read asks for. */
+/**
+ * A validated description of what a read asks for.
+ *
+ * @param missingFiles what to do about files the served slices should hold but that are gone
+ */
 final case class QuerySpec(
     queryType: String,
     asOf: Option[String],
     begin: Option[String],
-    end: Option[String]) {
+    end: Option[String],
+    missingFiles: MissingFilesMode = MissingFilesMode.Fail) {
   def isIncremental: Boolean = queryType == ReadConfig.QueryTypeIncremental
   def isReadOptimized: Boolean = queryType == ReadConfig.QueryTypeReadOptimized
 }
@@ -32,6 +37,6 @@ object QuerySpec {
         throw Errors.invalidOption(ReadConfig.BeginInstant.key, b,
           s"the begin instant is after the end instant $e (${ReadConfig.EndInstant.key})")
     }
-    QuerySpec(queryType, asOf, begin, end)
+    QuerySpec(queryType, asOf, begin, end, ReadConfig.MissingFiles.from(options).get)
   }
 }

@@ -1,13 +1,20 @@
 package io.pyhudi.read
 
-import io.pyhudi.filegroup.{FileGroupId, FileSystemView, PartitionLister}
+import org.slf4j.LoggerFactory
+
+import io.pyhudi.config.ReadConfig
+import io.pyhudi.filegroup.{CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.storage.FileInfo
 import io.pyhudi.table.{HoodieTable, TableType}
 
 /**
  * Plans a snapshot, read-optimized, time-travel or incremental query into file slices. Runs on
- * the driver and reads only the timeline and directory listings, never data files.
+ * the driver and reads only the timeline, commit metadata and directory listings, never data
+ * files.
  */
 object ScanPlanner {
+
+  private val log = LoggerFactory.getLogger(getClass)
 
   /**
    * @param keepPartition partition-pruning predicate over relative partition paths
@@ -23,8 +30,10 @@ object ScanPlanner {
         case Some(t) =>
           val listing = PartitionLister.list(table.storage, table.basePath)
           val kept = listing.filter { case (p, _) => keepPartition(p) }
-          val view = new FileSystemView(timeline, kept, t, replaced(table, t))
-          val slices = view.latestSlices.filter(s => s.baseFile.isDefined || !readOptimized(table, spec))
+          val retired = replaced(table, t)
+          val view = new FileSystemView(timeline, kept, t, retired)
+          val served = present(table, spec, kept, t, retired, view.latestSlices, _ => true)
+          val slices = served.filter(s => s.baseFile.isDefined || !readOptimized(table, spec))
           ScanPlan(Some(t), None, slices.map(s => if (readOptimized(table, spec)) s.withoutLogs else s),
             listing.size, kept.size)
       }
@@ -33,6 +42,30 @@ object ScanPlanner {
 
   private def readOptimized(table: HoodieTable, spec: QuerySpec): Boolean =
     spec.isReadOptimized || table.tableType == TableType.CopyOnWrite
+
+  /**
+   * The served slices after checking that every file commit metadata says they hold is listed
+   * ([[CommittedFiles]]): fails naming the missing files, or with `skip` leaves their rows out.
+   */
+  private def present(table: HoodieTable, spec: QuerySpec, listing: Seq[(String, Seq[FileInfo])],
+      asOf: String, retired: Set[FileGroupId], slices: Seq[FileSlice], keep: FileGroupId => Boolean)
+      : Seq[FileSlice] = {
+    // Read-optimized (and copy-on-write) queries serve base files only.
+    val withLogs = !readOptimized(table, spec)
+    val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, asOf, retired,
+      withLogs, keep)
+    if (missing.isEmpty) slices
+    else spec.missingFiles match {
+      case MissingFilesMode.Fail => throw CommittedFiles.failure(table.basePath, missing, asOf, "this read")
+      case MissingFilesMode.Skip =>
+        missing.foreach { m =>
+          log.warn(s"Skipping missing file ${table.basePath}/${m.path}, written by completed instant " +
+            s"${m.instant}: its rows are left out of the read at instant $asOf " +
+            s"(${ReadConfig.MissingFiles.key}=skip)")
+        }
+        CommittedFiles.withoutMissing(slices, missing)
+    }
+  }
 
   private def replaced(table: HoodieTable, asOf: String): Set[FileGroupId] =
     FileSystemView.replacedFileGroups(table.timeline, asOf, table.commitMetadata)
@@ -55,8 +88,10 @@ object ScanPlanner {
         val partitions = touched.map(_.partitionPath).toSeq
         val kept = partitions.filter(keepPartition)
         val listing = PartitionLister.listSome(table.storage, table.basePath, kept)
-        val view = new FileSystemView(table.timeline, listing, e, replaced(table, e))
-        val slices = view.latestSlices.filter(s => touched(s.groupId))
+        val retired = replaced(table, e)
+        val view = new FileSystemView(table.timeline, listing, e, retired)
+        val slices = present(table, spec, listing, e, retired, view.latestSlices, touched)
+          .filter(s => touched(s.groupId))
           .map(s => if (table.tableType == TableType.CopyOnWrite) s.withoutLogs else s)
         ScanPlan(Some(e), Some(begin -> e), slices, partitions.size, kept.size)
     }

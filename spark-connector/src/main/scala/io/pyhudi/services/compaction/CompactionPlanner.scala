@@ -1,6 +1,6 @@
 package io.pyhudi.services.compaction
 
-import io.pyhudi.filegroup.{FileGroupId, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.filegroup.{CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.timeline.avro.CompactionPlan
@@ -36,7 +36,11 @@ object CompactionPlanner {
     else Some(CompactionPlan(Some(chosen.map(CompactionOperations.fromSlice)), None, Some(2)))
   }
 
-  /** The latest slice with logs of every file group that no pending compaction covers. */
+  /**
+   * The latest slice with logs of every file group that no pending compaction covers.
+   *
+   * @throws io.pyhudi.errors.MissingFileException when a latest slice lost a file
+   */
   def compactableSlices(table: HoodieTable): Seq[FileSlice] = {
     if (table.tableType != TableType.MergeOnRead) return Nil
     table.timeline.latestCompletedWrite.map(_.timestamp) match {
@@ -46,6 +50,10 @@ object CompactionPlanner {
           .flatMap(_._2.operations.getOrElse(Nil)).map(CompactionOperations.groupId).toSet
         val listing = PartitionLister.list(table.storage, table.basePath)
         val replaced = FileSystemView.replacedFileGroups(table.timeline, asOf, table.commitMetadata)
+        // Compacting a slice that lost a file would publish another version of its records.
+        val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, asOf, replaced,
+          withLogs = true, keep = g => !pending(g))
+        if (missing.nonEmpty) throw CommittedFiles.failure(table.basePath, missing, asOf, "compaction")
         new FileSystemView(table.timeline, listing, asOf, replaced).latestSlices
           .filter(s => s.hasLogs && !pending(s.groupId))
     }

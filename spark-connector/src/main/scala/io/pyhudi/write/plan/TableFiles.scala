@@ -1,6 +1,6 @@
 package io.pyhudi.write.plan
 
-import io.pyhudi.filegroup.{BaseFile, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.filegroup.{BaseFile, CommittedFiles, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
 
 /**
@@ -29,7 +29,12 @@ final case class TableFiles(slices: Map[String, Seq[FileSlice]]) {
 object TableFiles {
   val Empty: TableFiles = TableFiles(Map.empty)
 
-  /** @param partitions the partitions to list, or None for the whole table */
+  /**
+   * @param partitions the partitions to list, or None for the whole table
+   * @throws io.pyhudi.errors.MissingFileException when a file that a latest slice in these
+   *         partitions should hold is gone: merging into, or indexing, the slice that is left
+   *         would bring back another version of its records. Nothing has been written yet.
+   */
   def load(table: HoodieTable, partitions: Option[Seq[String]]): TableFiles =
     table.timeline.latestCompletedWrite.map(_.timestamp) match {
       case None => Empty
@@ -39,6 +44,9 @@ object TableFiles {
           case None => PartitionLister.list(table.storage, table.basePath)
         }
         val replaced = FileSystemView.replacedFileGroups(table.timeline, latest, table.commitMetadata)
+        val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, latest, replaced,
+          withLogs = true)
+        if (missing.nonEmpty) throw CommittedFiles.failure(table.basePath, missing, latest, "this write")
         val view = new FileSystemView(table.timeline, listing, latest, replaced)
         TableFiles(view.latestSlices.groupBy(_.groupId.partitionPath))
     }
