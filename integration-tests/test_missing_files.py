@@ -161,3 +161,22 @@ def test_invalid_option_value(spark, cow_two_commits):
         with errors.translated():
             harness.read_table(spark, path, {MISSING_FILES: "ignore"}).collect()
     assert MISSING_FILES in caught.value.message and "ignore" in caught.value.message
+
+
+@pytest.mark.parametrize("operation", ["insert_overwrite", "delete_partition"])
+def test_replacing_a_partition_retires_the_group_that_lost_its_file(spark, tmp_path, operation):
+    """Writes that replace file groups without reading them need no lost file: they are the way
+    out, and the group that lost its file is retired with the others."""
+    path = tmp_path / "cow"
+    c1 = _write(spark, path, [("a1", "a", 1, "v1"), ("b1", "b", 1, "v1")], "COPY_ON_WRITE")
+    gone = next(s for s in _written(path, c1) if s["partitionPath"] == "a")
+    (path / gone["path"]).unlink()
+    options = {"hoodie.datasource.write.partitions.to.delete": "a"} if operation == "delete_partition" else {}
+    pyhudi.write(spark.createDataFrame([("a9", "a", 2, "v9")], SCHEMA), path, record_key="id",
+                 partition_by="part", precombine="ts", operation=operation, options=options)
+    (c2, action) = harness.completed_instants(path)[-1]
+    assert action == "replacecommit"
+    replaced = json.loads((path / ".hoodie" / f"{c2}.replacecommit").read_text())["partitionToReplaceFileIds"]
+    assert replaced == {"a": [gone["fileId"]]}
+    expected = {"b1": "v1"} if operation == "delete_partition" else {"a9": "v9", "b1": "v1"}
+    assert _read(spark, path) == expected

@@ -49,7 +49,7 @@ object ReadConfig {
       "slices it serves (a latest base file, or a log file written against it) is gone from " +
       "storage: fail raises MissingFileException naming the file and the instant that wrote it; " +
       "skip leaves that file's rows out (never serving an older slice in its place) and logs a " +
-      "warning per file. Writes always fail.",
+      "warning per file. Writes that index or merge into such a slice always fail.",
     MissingFilesMode.parse, MissingFilesMode.All.map(_.name), _.name)
 
   val entries: Seq[ConfigEntry[_]] = Seq(QueryType, BeginInstant, EndInstant, AsOfInstant, MissingFiles)

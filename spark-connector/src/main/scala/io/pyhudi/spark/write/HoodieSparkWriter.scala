@@ -116,7 +116,7 @@ object HoodieSparkWriter {
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
     if (!op.readsInput) { // delete_partition: retire the named partitions' file groups
-      val files = TableFiles.load(table, Some(spec.partitionsToDelete))
+      val files = TableFiles.load(table, Some(spec.partitionsToDelete), toReplace = true)
       txn.start(Commits.workload(op, Nil, Map.empty))
       commit(txn, Nil, schemaJson, replaced(files))
       return
@@ -144,8 +144,9 @@ object HoodieSparkWriter {
           (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
         } else if (op.isReplace) {
           val old = op.replaces match {
-            case ReplaceScope.Table => TableFiles.load(table, None)
-            case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq))
+            case ReplaceScope.Table => TableFiles.load(table, None, toReplace = true)
+            case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq),
+              toReplace = true)
           }
           val (tagged, plan, inserts) =
             if (spec.isBucketIndex) {
@@ -199,8 +200,11 @@ object HoodieSparkWriter {
       CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
       Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
 
+  /** Every group the write retires: the listed ones and those that lost a file. */
   private def replaced(files: TableFiles): Map[String, Seq[String]] =
-    files.byPartition.map { case (p, bs) => p -> bs.map(_.fileId) }.filter(_._2.nonEmpty)
+    (files.byPartition.toSeq.flatMap { case (p, bs) => bs.map(b => p -> b.fileId) } ++
+      files.lost.toSeq.map(g => g.partitionPath -> g.fileId))
+      .distinct.groupMap(_._1)(_._2).map { case (p, ids) => p -> ids.sorted }
 
   /** What index tagging found: the file groups that take updates or deletes, and new records per partition. */
   private final case class Tagging(updated: Set[Location], inserts: Map[String, Long])

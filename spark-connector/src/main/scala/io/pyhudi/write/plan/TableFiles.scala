@@ -1,13 +1,15 @@
 package io.pyhudi.write.plan
 
-import io.pyhudi.filegroup.{BaseFile, CommittedFiles, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.filegroup.{BaseFile, CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
 
 /**
  * The latest committed file slice of every file group in some partitions, as a write sees the
  * table before it starts. Listing only: no data is read.
+ *
+ * @param lost groups whose latest slice lost a file (only when loaded to be replaced)
  */
-final case class TableFiles(slices: Map[String, Seq[FileSlice]]) {
+final case class TableFiles(slices: Map[String, Seq[FileSlice]], lost: Set[FileGroupId] = Set.empty) {
 
   /** Latest base file of every group that has one. */
   lazy val byPartition: Map[String, Seq[BaseFile]] =
@@ -31,11 +33,14 @@ object TableFiles {
 
   /**
    * @param partitions the partitions to list, or None for the whole table
+   * @param toReplace  the write replaces every group it loads (insert overwrite, delete
+   *                   partition) without reading them: a group that lost a file is not an error
+   *                   and is reported in `lost`, so that it is replaced too
    * @throws io.pyhudi.errors.MissingFileException when a file that a latest slice in these
    *         partitions should hold is gone: merging into, or indexing, the slice that is left
    *         would bring back another version of its records. Nothing has been written yet.
    */
-  def load(table: HoodieTable, partitions: Option[Seq[String]]): TableFiles =
+  def load(table: HoodieTable, partitions: Option[Seq[String]], toReplace: Boolean = false): TableFiles =
     table.timeline.latestCompletedWrite.map(_.timestamp) match {
       case None => Empty
       case Some(latest) =>
@@ -46,8 +51,9 @@ object TableFiles {
         val replaced = FileSystemView.replacedFileGroups(table.timeline, latest, table.commitMetadata)
         val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, latest, replaced,
           withLogs = true)
-        if (missing.nonEmpty) throw CommittedFiles.failure(table.basePath, missing, latest, "this write")
+        if (missing.nonEmpty && !toReplace)
+          throw CommittedFiles.failure(table.basePath, missing, latest, "this write")
         val view = new FileSystemView(table.timeline, listing, latest, replaced)
-        TableFiles(view.latestSlices.groupBy(_.groupId.partitionPath))
+        TableFiles(view.latestSlices.groupBy(_.groupId.partitionPath), missing.map(_.groupId).toSet)
     }
 }
