@@ -42,15 +42,14 @@ object ReadConfig {
 
   // Apache Hudi has no such option (its readers fail on the missing file, or serve the previous
   // slice when only the listing is consulted); the key follows its read-option naming.
-  val MissingFiles: ConfigEntry[MissingFilesMode] = ConfigEntry[MissingFilesMode](
-    "hoodie.datasource.read.missing.files",
-    Some(MissingFilesMode.Fail),
+  val MissingFiles: ConfigEntry[MissingFilesMode] = ConfigEntry.enumeration(
+    "hoodie.datasource.read.missing.files", MissingFilesMode.Fail, MissingFilesMode.All,
+    (m: MissingFilesMode) => m.name,
     "What a read does when a file that a completed instant's commit metadata lists for the file " +
       "slices it serves (a latest base file, or a log file written against it) is gone from " +
       "storage: fail raises MissingFileException naming the file and the instant that wrote it; " +
       "skip leaves that file's rows out (never serving an older slice in its place) and logs a " +
-      "warning per file. Writes that index or merge into such a slice always fail.",
-    MissingFilesMode.parse, MissingFilesMode.All.map(_.name), _.name)
+      "warning per file. Writes that index or merge into such a slice always fail.")
 
   val entries: Seq[ConfigEntry[_]] = Seq(QueryType, BeginInstant, EndInstant, AsOfInstant, MissingFiles)
 }

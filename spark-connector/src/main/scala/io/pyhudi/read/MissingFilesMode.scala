@@ -1,9 +1,5 @@
 package io.pyhudi.read
 
-import java.util.Locale
-
-import io.pyhudi.errors.Errors
-
 /**
  * What a read does when a file that commit metadata lists for a served slice is gone
  * (`hoodie.datasource.read.missing.files`).
@@ -19,9 +15,4 @@ object MissingFilesMode {
   case object Skip extends MissingFilesMode("skip")
 
   val All: Seq[MissingFilesMode] = Seq(Fail, Skip)
-
-  def parse(key: String, value: String): MissingFilesMode = {
-    val v = value.trim.toLowerCase(Locale.ROOT)
-    All.find(_.name == v).getOrElse(throw Errors.invalidEnumOption(key, value, All.map(_.name)))
-  }
 }
