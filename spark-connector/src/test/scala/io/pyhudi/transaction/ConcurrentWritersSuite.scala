@@ -71,6 +71,36 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     WriteTransaction.requireNoLiveWriters(table.reload())
   }
 
+  test("a writer whose instant time is older than one another writer already started fails at start") {
+    val table = createTable(TableType.CopyOnWrite)
+    committed(table)
+    val stale = table.reload()
+    val first = new WriteTransaction(stale, Action.Commit, "UPSERT")
+    val second = new WriteTransaction(stale, Action.Commit, "UPSERT")
+    assert(second.instantTime >= first.instantTime)
+    // Both chose their instant; the later one starts (and finishes) first.
+    second.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    val e = intercept[WriteConflictException](first.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    assert(e.getMessage.contains(second.instantTime))
+    first.abort(e)
+    assert(metaFiles(table).contains(s"${second.instantTime}.inflight"), "the running writer's instant stays")
+  }
+
+  test("two writers that chose the same instant time: the second to start fails and leaves the first's instant") {
+    val table = createTable(TableType.CopyOnWrite)
+    committed(table)
+    val stale = table.reload()
+    val clock = () => 4102444800000L // both processes read the same millisecond
+    val a = new WriteTransaction(stale, Action.Commit, "UPSERT", new io.pyhudi.timeline.InstantTimeGenerator(clock))
+    val b = new WriteTransaction(stale, Action.Commit, "UPSERT", new io.pyhudi.timeline.InstantTimeGenerator(clock))
+    assert(a.instantTime == b.instantTime)
+    b.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    val e = intercept[WriteConflictException](a.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    a.abort(e)
+    assert(metaFiles(table).contains(s"${b.instantTime}.inflight"), "the other writer's instant was rolled back")
+    assert(heartbeatFile(table, b.instantTime).exists(), "the other writer's heartbeat was removed")
+  }
+
   test("a write planned before another commit completed fails at start and publishes nothing") {
     val table = createTable(TableType.CopyOnWrite)
     committed(table)

@@ -39,6 +39,9 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
 
   private var heartbeat: Option[Heartbeat] = None
 
+  /** Whether this transaction wrote its requested file: only then are files of `T` its own. */
+  private var published = false
+
   /** The instant of this write: greater than every instant on the timeline when created. */
   val instantTime: String = generator.next(timeline.stateFiles().map(_.timestamp))
 
@@ -61,9 +64,10 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     locked {
       val now = timeline.timeline()
       val newer = now.instants.map(_.timestamp).filter(_ >= instantTime).distinct
+      // Another writer chose a later instant time and started first.
       if (newer.nonEmpty)
-        throw Errors.commitFailed(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
-          "after this instant was chosen; create a new transaction")
+        throw Errors.writeConflict(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
+          "after this instant was chosen")
       checkNoConflicts(now)
       val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
       if (live.nonEmpty)
@@ -71,6 +75,7 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       try {
         heartbeat = Some(Heartbeat.start(table.storage, table.metaPath, instantTime, concurrency.heartbeat))
         timeline.requested(instantTime, action, requested)
+        published = true
         timeline.inflight(instantTime, action, profile.toJson)
       } catch {
         case e: PyhudiException => throw e
@@ -139,7 +144,8 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     try {
       locked {
         val files = timeline.stateFiles().filter(_.timestamp == instantTime)
-        if (files.exists(_.isCompleted)) cause.addSuppressed(Errors.cannotRollBackCompleted(instantTime))
+        if (!published) phase = "aborted" // T's files, if any, belong to another writer
+        else if (files.exists(_.isCompleted)) cause.addSuppressed(Errors.cannotRollBackCompleted(instantTime))
         else {
           if (files.nonEmpty || markers.exist())
             Rollback.rollback(table, Instant(instantTime, action, State.Inflight), generator)
