@@ -1,19 +1,14 @@
 package io.pyhudi.config
 
-import io.pyhudi.read.MissingFilesMode
+import io.pyhudi.read.{MissingFilesMode, QueryType => QueryTypeValue}
 import io.pyhudi.timeline.InstantTime
 
 /** Options of `spark.read.format("pyhudi")`, with Apache Hudi's key names. */
 object ReadConfig {
 
-  val QueryTypeSnapshot = "snapshot"
-  val QueryTypeReadOptimized = "read_optimized"
-  val QueryTypeIncremental = "incremental"
-
-  val QueryType: ConfigEntry[String] = ConfigEntry.choice(
-    "hoodie.datasource.query.type",
-    QueryTypeSnapshot,
-    Seq(QueryTypeSnapshot, QueryTypeReadOptimized, QueryTypeIncremental),
+  val QueryType: ConfigEntry[QueryTypeValue] = ConfigEntry.enumeration(
+    "hoodie.datasource.query.type", QueryTypeValue.Snapshot, QueryTypeValue.All,
+    (q: QueryTypeValue) => q.name,
     "snapshot: latest merged view (base + log files); read_optimized: base files only " +
       "(merge-on-read tables skip log files); incremental: records written by commits in " +
       "(begin, end].")

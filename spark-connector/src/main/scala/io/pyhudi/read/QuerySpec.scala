@@ -9,13 +9,13 @@ import io.pyhudi.errors.Errors
  * @param missingFiles what to do about files the served slices should hold but that are gone
  */
 final case class QuerySpec(
-    queryType: String,
+    queryType: QueryType,
     asOf: Option[String],
     begin: Option[String],
     end: Option[String],
     missingFiles: MissingFilesMode = MissingFilesMode.Fail) {
-  def isIncremental: Boolean = queryType == ReadConfig.QueryTypeIncremental
-  def isReadOptimized: Boolean = queryType == ReadConfig.QueryTypeReadOptimized
+  def isIncremental: Boolean = queryType == QueryType.Incremental
+  def isReadOptimized: Boolean = queryType == QueryType.ReadOptimized
 }
 
 object QuerySpec {
@@ -26,7 +26,7 @@ object QuerySpec {
     val asOf = ReadConfig.AsOfInstant.from(options)
     val begin = ReadConfig.BeginInstant.from(options)
     val end = ReadConfig.EndInstant.from(options)
-    if (queryType == ReadConfig.QueryTypeIncremental) {
+    if (queryType == QueryType.Incremental) {
       if (begin.isEmpty)
         throw Errors.missingOption(ReadConfig.BeginInstant.key, "for incremental queries")
       if (asOf.isDefined)

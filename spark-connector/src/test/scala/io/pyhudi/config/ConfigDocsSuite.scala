@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.errors.InvalidOptionException
+import io.pyhudi.read.QueryType
 
 class ConfigDocsSuite extends AnyFunSuite {
 
@@ -20,8 +21,8 @@ class ConfigDocsSuite extends AnyFunSuite {
       ReadConfig.QueryType.from(Map("HOODIE.DATASOURCE.QUERY.TYPE" -> "latest")))
     assert(e.getMessage.contains("hoodie.datasource.query.type"))
     assert(e.getMessage.contains("snapshot, read_optimized, incremental"))
-    assert(ReadConfig.QueryType.from(Map.empty) == Some("snapshot"))
+    assert(ReadConfig.QueryType.from(Map.empty) == Some(QueryType.Snapshot))
     assert(ReadConfig.QueryType.from(Map("hoodie.datasource.query.type" -> "READ_OPTIMIZED")) ==
-      Some("read_optimized"))
+      Some(QueryType.ReadOptimized))
   }
 }

@@ -34,13 +34,13 @@ class MissingFilesPlanningSuite extends AnyFunSuite {
 
   test("reads fail naming the file and its instant, or skip it without falling back to the older slice") {
     val (table, t1, t2, latest) = twoCommits()
-    assert(plan(table, QuerySpec("snapshot", None, None, None)).slices.map(_.baseInstant) == Seq(t2))
+    assert(plan(table, QuerySpec(QueryType.Snapshot, None, None, None)).slices.map(_.baseInstant) == Seq(t2))
     assert(local(table, latest).delete())
-    val e = intercept[MissingFileException](plan(table, QuerySpec("snapshot", None, None, None)))
+    val e = intercept[MissingFileException](plan(table, QuerySpec(QueryType.Snapshot, None, None, None)))
     assert(e.getMessage.contains(s"${table.basePath}/$latest, written by completed instant $t2"), e.getMessage)
-    intercept[MissingFileException](plan(table, QuerySpec("incremental", None, Some(t1), None)))
-    assert(plan(table, QuerySpec("snapshot", None, None, None, MissingFilesMode.Skip)).slices.isEmpty)
-    assert(plan(table, QuerySpec("snapshot", Some(t1), None, None)).slices.map(_.baseInstant) == Seq(t1))
+    intercept[MissingFileException](plan(table, QuerySpec(QueryType.Incremental, None, Some(t1), None)))
+    assert(plan(table, QuerySpec(QueryType.Snapshot, None, None, None, MissingFilesMode.Skip)).slices.isEmpty)
+    assert(plan(table, QuerySpec(QueryType.Snapshot, Some(t1), None, None)).slices.map(_.baseInstant) == Seq(t1))
   }
 
   test("the writer's view of the table fails too, unless the write replaces the group") {

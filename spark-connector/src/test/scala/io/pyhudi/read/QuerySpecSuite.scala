@@ -11,7 +11,7 @@ class QuerySpecSuite extends AnyFunSuite {
   private val qt = "hoodie.datasource.query.type"
 
   test("defaults to a snapshot of the latest instant") {
-    assert(QuerySpec.fromOptions(Map.empty) == QuerySpec("snapshot", None, None, None))
+    assert(QuerySpec.fromOptions(Map.empty) == QuerySpec(QueryType.Snapshot, None, None, None))
   }
 
   test("incremental needs a begin instant and a begin not after the end") {

@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path}
 import org.apache.hadoop.conf.Configuration
 
 import io.pyhudi.filegroup.BaseFile
-import io.pyhudi.read.{QuerySpec, ScanPlan, ScanPlanner}
+import io.pyhudi.read.{QuerySpec, QueryType, ScanPlan, ScanPlanner}
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.testutil.Corpus
@@ -68,7 +68,7 @@ object CompactionFixtures {
     t
   }
 
-  def scan(table: HoodieTable, queryType: String = "snapshot", asOf: Option[String] = None): ScanPlan =
+  def scan(table: HoodieTable, queryType: QueryType = QueryType.Snapshot, asOf: Option[String] = None): ScanPlan =
     ScanPlanner.plan(table.reload(), QuerySpec(queryType, asOf, None, None), _ => true)
 
   def metaFiles(table: HoodieTable): Seq[String] = storage.listFiles(table.metaPath).map(_.name).sorted

@@ -3,7 +3,7 @@ package io.pyhudi.services.compaction
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.filegroup.FileSlice
-import io.pyhudi.read.ScanPlan
+import io.pyhudi.read.{QueryType, ScanPlan}
 
 /**
  * Which slice readers pick around a compaction (hudi-format.md §2.3, §4.4): the old slice with
@@ -31,16 +31,16 @@ class CompactionReadSuite extends AnyFunSuite {
     assert(storage.listFiles(s"${table.basePath}/$TripsPartition").exists(_.name.endsWith(s"_$t.parquet")))
     assert(scan(table).instant.contains(TripsLatest))
     assertOldSlice(scan(table), withLogs = true)
-    assertOldSlice(scan(table, "read_optimized"), withLogs = false)
+    assertOldSlice(scan(table, QueryType.ReadOptimized), withLogs = false)
     assertOldSlice(scan(table, asOf = Some(t)), withLogs = true)
-    assertOldSlice(scan(table, "read_optimized", Some(t)), withLogs = false)
+    assertOldSlice(scan(table, QueryType.ReadOptimized, Some(t)), withLogs = false)
   }
 
   test("after T.commit: snapshot and read-optimized read the new slice; time travel before T the old one") {
     val table = copyOf("mor/v6_trips_8i1u")
     val t = compact(table)
     val newName = CompactionOperations.outputFileName(TripsFileId, "0-1-0", t)
-    for (plan <- Seq(scan(table), scan(table, "read_optimized"), scan(table, asOf = Some(t)))) {
+    for (plan <- Seq(scan(table), scan(table, QueryType.ReadOptimized), scan(table, asOf = Some(t)))) {
       assert(plan.instant.contains(t))
       val s = compacted(plan)
       assert(s.baseInstant == t && s.baseFile.map(_.name).contains(newName) && s.logFiles.isEmpty)
@@ -48,7 +48,7 @@ class CompactionReadSuite extends AnyFunSuite {
       assert(plan.slices.filterNot(_ eq s).forall(_.baseInstant == TripsBase))
     }
     assertOldSlice(scan(table, asOf = Some(TripsLatest)), withLogs = true)
-    assertOldSlice(scan(table, "read_optimized", Some(TripsLatest)), withLogs = false)
+    assertOldSlice(scan(table, QueryType.ReadOptimized, Some(TripsLatest)), withLogs = false)
   }
 
   test("logs written against the pending compaction instant fold into the old slice until T completes") {

@@ -6,7 +6,7 @@ import java.util.UUID
 
 import org.apache.hadoop.conf.Configuration
 
-import io.pyhudi.read.{QuerySpec, ScanPlan, ScanPlanner}
+import io.pyhudi.read.{QuerySpec, QueryType, ScanPlan, ScanPlanner}
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator, TableType}
 import io.pyhudi.testutil.Corpus
@@ -70,7 +70,7 @@ object WriteFixtures {
   def local(table: HoodieTable, relative: String): File = new File(new java.net.URI(s"${table.basePath}/$relative"))
 
   def snapshot(table: HoodieTable): ScanPlan =
-    ScanPlanner.plan(table.reload(), QuerySpec("snapshot", None, None, None), _ => true)
+    ScanPlanner.plan(table.reload(), QuerySpec(QueryType.Snapshot, None, None, None), _ => true)
 
   /** Names of the files in `.hoodie/` (folders excluded). */
   def metaFiles(table: HoodieTable): Seq[String] = storage.listFiles(table.metaPath).map(_.name).sorted
