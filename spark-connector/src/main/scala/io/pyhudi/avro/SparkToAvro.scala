@@ -18,8 +18,11 @@ import io.pyhudi.schema.MetaFields
  */
 object SparkToAvro {
 
+  /** Hudi names a table's record namespace `<this>.<table>`. */
+  private val NamespacePrefix = "hoodie"
+
   def tableSchema(schema: StructType, tableName: String): Schema =
-    record(schema, s"${tableName}_record", s"hoodie.$tableName")
+    record(schema, s"${tableName}_record", s"$NamespacePrefix.$tableName")
 
   /**
    * The writer schema of log data blocks (hudi-format.md §6.4): [[tableSchema]] of the data

@@ -1,5 +1,7 @@
 package io.pyhudi.config
 
+import io.pyhudi.table.HoodieTable
+
 /**
  * Renders the option reference in `docs/options.md` from the entries themselves, so the docs
  * cannot drift from the code (a unit test compares the file with this output).
@@ -17,7 +19,7 @@ object ConfigDocs {
     sb.append("`spark.conf.set(\"spark.hoodie.datasource.write.operation\", \"insert\")` or ")
     sb.append("`--conf spark.hoodie.index.type=SIMPLE`), which applies to every pyhudi read, write and table ")
     sb.append("service of the session; for keys an existing table records (record key, precombine and ")
-    sb.append("partition fields, key generator, ...), the table's `hoodie.properties` (an option or session conf ")
+    sb.append(s"partition fields, key generator, ...), the table's `${HoodieTable.PropertiesFile}` (an option or session conf ")
     sb.append("that contradicts it fails the write before anything is written); then the default below.\n\n")
     section(sb, "Read options (`spark.read.format(\"pyhudi\").option(...)`)", ReadConfig.entries)
     section(sb, "Write options (`df.write.format(\"pyhudi\").option(...)`)", WriteConfig.entries)

@@ -39,15 +39,19 @@ object WriteConfig {
     KeyGenType.All.map(_.name),
     _.name)
 
+  // Stored in hoodie.properties under the option's own key, so the key is the table property's.
   val HiveStylePartitioning: ConfigEntry[Boolean] = ConfigEntry.boolean(
-    "hoodie.datasource.write.hive_style_partitioning",
+    io.pyhudi.table.TableConfig.HiveStylePartitioning,
     default = false,
     "Name partition folders column=value instead of value.")
 
   val UrlEncodePartitionPath: ConfigEntry[Boolean] = ConfigEntry.boolean(
-    "hoodie.datasource.write.partitionpath.urlencode",
+    io.pyhudi.table.TableConfig.UrlEncodePartitioning,
     default = false,
     "Escape characters such as / : = % in partition values as %XX (Hive escaping).")
+
+  /** The timestamp-based key generator's settings share this prefix and are persisted in the table config. */
+  val TimebasedKeyGenPrefix = "hoodie.keygen.timebased."
 
   val TimebasedTimestampType: ConfigEntry[String] = ConfigEntry[String](
     "hoodie.keygen.timebased.timestamp.type",

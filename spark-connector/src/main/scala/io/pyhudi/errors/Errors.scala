@@ -1,5 +1,9 @@
 package io.pyhudi.errors
 
+import io.pyhudi.config.{ReadConfig, WriteConfig}
+import io.pyhudi.read.MissingFilesMode
+import io.pyhudi.table.HoodieTable
+
 /** Error factories grouped by the phase in which they surface. */
 object Errors {
 
@@ -10,7 +14,7 @@ object Errors {
 
   def notAHudiTable(path: String): TableNotFoundException =
     new TableNotFoundException(
-      s"Not a Hudi table: $path (no .hoodie/hoodie.properties found under it)")
+      s"Not a Hudi table: $path (no ${HoodieTable.MetaFolder}/${HoodieTable.PropertiesFile} found under it)")
 
   def unsupportedTableVersion(path: String, found: String, supported: Seq[Int]): InvalidTableException =
     new InvalidTableException(
@@ -18,10 +22,10 @@ object Errors {
         supported.mkString(", "))
 
   def missingTableProperty(path: String, key: String): InvalidTableException =
-    new InvalidTableException(s"Table $path: hoodie.properties has no '$key'")
+    new InvalidTableException(s"Table $path: ${HoodieTable.PropertiesFile} has no '$key'")
 
   def badTableProperty(path: String, key: String, value: String, why: String): InvalidTableException =
-    new InvalidTableException(s"Table $path: hoodie.properties has $key=$value: $why")
+    new InvalidTableException(s"Table $path: ${HoodieTable.PropertiesFile} has $key=$value: $why")
 
   // Analysing a query.
 
@@ -122,7 +126,7 @@ object Errors {
         else s"; ${others.size} more missing: " + others.take(10).map { case (p, ts) => s"$p (${ts.last})" }
           .mkString(", ") + (if (others.size > 10) ", ..." else "")) +
         ". It was deleted outside Hudi, or, for an instant older than the latest, removed by the " +
-        "cleaner. Reads can leave such files out with hoodie.datasource.read.missing.files=skip.")
+        s"cleaner. Reads can leave such files out with ${ReadConfig.MissingFiles.key}=${MissingFilesMode.Skip.name}.")
   }
 
   // Indexes.
@@ -137,7 +141,7 @@ object Errors {
   // Creating tables and writing the timeline.
 
   def tableExists(path: String): TableExistsException =
-    new TableExistsException(s"Cannot create a table at $path: .hoodie/hoodie.properties already exists")
+    new TableExistsException(s"Cannot create a table at $path: ${HoodieTable.MetaFolder}/${HoodieTable.PropertiesFile} already exists")
 
   def cannotCreateTable(path: String, why: String): InvalidTableException =
     new InvalidTableException(s"Cannot create a table at $path: $why")
@@ -165,13 +169,13 @@ object Errors {
   def liveWriters(table: String, instants: String, expiryMs: Long): WriteConflictException =
     new WriteConflictException(
       s"Table $table is being written: instant(s) $instants are pending and their writer's heartbeat " +
-        s"(.hoodie/.heartbeat/) is younger than ${expiryMs} ms (hoodie.client.heartbeat.interval_in_ms x " +
-        "hoodie.client.heartbeat.tolerable.misses). Nothing was written. Retry when that writer is done; a " +
+        s"(${HoodieTable.MetaFolder}/.heartbeat/) is younger than ${expiryMs} ms (${WriteConfig.HeartbeatInterval.key} x " +
+        s"${WriteConfig.HeartbeatTolerableMisses.key}). Nothing was written. Retry when that writer is done; a " +
         "writer that died is rolled back once its heartbeat is that old.")
 
   def lockTimeout(lock: String, waitMs: Long): WriteConflictException =
     new WriteConflictException(
-      s"Could not take the table's commit lock $lock within $waitMs ms (hoodie.write.lock.wait_time_ms): " +
+      s"Could not take the table's commit lock $lock within $waitMs ms (${WriteConfig.LockWaitTime.key}): " +
         "another writer holds it.")
 
   def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =

@@ -4,7 +4,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.pyhudi.avro.AvroSchemaConverter
 import io.pyhudi.errors.{Errors, PyhudiException}
-import io.pyhudi.table.HoodieTable
+import io.pyhudi.table.{HoodieTable, TableConfig}
 
 /**
  * The Spark schema of a table: the writer schema of the newest completed write that recorded
@@ -18,7 +18,7 @@ object TableSchemaResolver {
       .flatMap(i => table.commitMetadata(i).schema)
       .nextOption()
     val avroJson = fromCommits.orElse(table.config.createSchema).getOrElse(
-      throw Errors.missingTableProperty(table.basePath, "hoodie.table.create.schema"))
+      throw Errors.missingTableProperty(table.basePath, TableConfig.CreateSchema))
     val data = try AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(avroJson))
     catch {
       case e: PyhudiException => throw e

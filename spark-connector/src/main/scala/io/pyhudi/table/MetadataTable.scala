@@ -2,6 +2,7 @@ package io.pyhudi.table
 
 import org.slf4j.LoggerFactory
 
+import io.pyhudi.config.WriteConfig
 import io.pyhudi.storage.Storage
 
 /**
@@ -20,8 +21,6 @@ import io.pyhudi.storage.Storage
 object MetadataTable {
 
   val Folder = "metadata"
-  val PartitionsProperty = "hoodie.table.metadata.partitions"
-  val InflightPartitionsProperty = "hoodie.table.metadata.partitions.inflight"
 
   private val log = LoggerFactory.getLogger(getClass)
 
@@ -37,17 +36,17 @@ object MetadataTable {
     val props = properties(storage, basePath)
     val listed = advertised(props)
     if (listed) {
-      val partitions = props.getOrElse(PartitionsProperty, "").trim
+      val partitions = props.getOrElse(TableConfig.MetadataPartitions, "").trim
       log.warn(s"Table $basePath has Apache Hudi's metadata table (partitions: $partitions), which pyhudi " +
         s"does not maintain; removing it before $why so that no reader or writer lists files from a stale " +
-        "index. Apache Hudi writers with hoodie.metadata.enable=true rebuild it from a file listing.")
-      TablePropertiesWriter.update(storage, basePath)(_ -- Seq(PartitionsProperty, InflightPartitionsProperty))
+        s"index. Apache Hudi writers with ${WriteConfig.MetadataEnable.key}=true rebuild it from a file listing.")
+      TablePropertiesWriter.update(storage, basePath)(_ -- Seq(TableConfig.MetadataPartitions, TableConfig.MetadataPartitionsInflight))
       CrashPoint("metadata-table-unlisted")
     }
     val dir = folder(basePath)
     val hadFolder = storage.exists(dir)
     if (hadFolder) {
-      if (!listed) log.warn(s"Deleting $dir, a metadata table folder that hoodie.properties no longer lists " +
+      if (!listed) log.warn(s"Deleting $dir, a metadata table folder that ${HoodieTable.PropertiesFile} no longer lists " +
         "(left by an interrupted removal or by a writer that disabled the metadata table)")
       storage.delete(dir, recursive = true)
       CrashPoint("metadata-table-deleted")
@@ -61,7 +60,7 @@ object MetadataTable {
     catch { case _: io.pyhudi.errors.TableNotFoundException => Map.empty }
 
   private def advertised(props: Map[String, String]): Boolean =
-    Seq(PartitionsProperty, InflightPartitionsProperty).exists(k => props.get(k).exists(_.trim.nonEmpty))
+    Seq(TableConfig.MetadataPartitions, TableConfig.MetadataPartitionsInflight).exists(k => props.get(k).exists(_.trim.nonEmpty))
 
   private def folder(basePath: String): String = s"$basePath/${HoodieTable.MetaFolder}/$Folder"
 }

@@ -100,6 +100,13 @@ object TableConfig {
   val OrderingFields = "hoodie.table.ordering.fields"
   /** Apache Hudi 1.x records the key generator's type name instead of its class. */
   val KeyGeneratorType = "hoodie.table.keygenerator.type"
+  /** Apache Hudi's record merger strategy id, recorded by new tables. */
+  val RecordMergerStrategy = "hoodie.compaction.record.merger.strategy"
+  /** The id of Hudi's default strategy (merge by payload class and ordering value). */
+  val DefaultRecordMergerStrategy = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5"
+  /** The metadata table partitions that Hudi readers and writers trust (see [[MetadataTable]]). */
+  val MetadataPartitions = "hoodie.table.metadata.partitions"
+  val MetadataPartitionsInflight = "hoodie.table.metadata.partitions.inflight"
 
   /** The class Hudi means by a `hoodie.table.keygenerator.type` value (Hudi's own naming rule). */
   private def keyGeneratorClassOfType(t: String): String =

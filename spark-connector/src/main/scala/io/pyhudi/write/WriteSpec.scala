@@ -40,16 +40,13 @@ final case class WriteSpec(
 
 object WriteSpec {
 
-  /** Settings of the timestamp-based key generator, persisted in the table config. */
-  val TimestampKeyGenPrefix = "hoodie.keygen.timebased."
-
   /** Table-config keys whose stored values a write takes when the options do not set them. */
   private val Inherited: Seq[(String, String)] = Seq(
-    "hoodie.datasource.write.recordkey.field" -> TableConfig.RecordKeyFields,
-    "hoodie.datasource.write.partitionpath.field" -> TableConfig.PartitionFields,
-    "hoodie.datasource.write.keygenerator.class" -> TableConfig.KeyGeneratorClass,
-    "hoodie.datasource.write.hive_style_partitioning" -> TableConfig.HiveStylePartitioning,
-    "hoodie.datasource.write.partitionpath.urlencode" -> TableConfig.UrlEncodePartitioning,
+    WriteConfig.RecordKeyField.key -> TableConfig.RecordKeyFields,
+    WriteConfig.PartitionPathField.key -> TableConfig.PartitionFields,
+    WriteConfig.KeyGeneratorClass.key -> TableConfig.KeyGeneratorClass,
+    WriteConfig.HiveStylePartitioning.key -> TableConfig.HiveStylePartitioning,
+    WriteConfig.UrlEncodePartitionPath.key -> TableConfig.UrlEncodePartitioning,
     WriteConfig.PrecombineField.key -> TableConfig.PrecombineField,
     WriteConfig.PayloadClass.key -> TableConfig.PayloadClass,
     WriteConfig.TableType.key -> TableConfig.Type,
@@ -64,7 +61,7 @@ object WriteSpec {
     // Stored values fill the options a write leaves out (conflicts were rejected above).
     val inherited = existing.toSeq.flatMap { c =>
       Inherited.flatMap { case (opt, prop) => c.get(prop).map(opt -> _) } ++
-        c.props.filter(_._1.startsWith(TimestampKeyGenPrefix))
+        c.props.filter(_._1.startsWith(WriteConfig.TimebasedKeyGenPrefix))
     }
     val provided = options.keySet.map(_.toLowerCase(java.util.Locale.ROOT))
     val opts = inherited.filterNot { case (k, _) => provided(k.toLowerCase(java.util.Locale.ROOT)) }.toMap ++ options
@@ -129,13 +126,13 @@ object WriteSpec {
       for (value <- lookup(options, opt); have <- stored if normalise(value) != normalise(have))
         throw Errors.conflictingTableConfig(c.basePath, opt, value, have)
     val list: String => String = _.split(',').map(_.trim).mkString(",")
-    check("hoodie.datasource.write.recordkey.field", c.get(TableConfig.RecordKeyFields), list)
-    check("hoodie.datasource.write.partitionpath.field", Some(c.partitionFields.mkString(",")), list)
+    check(WriteConfig.RecordKeyField.key, c.get(TableConfig.RecordKeyFields), list)
+    check(WriteConfig.PartitionPathField.key, Some(c.partitionFields.mkString(",")), list)
     check(WriteConfig.TableType.key, Some(c.tableType.name), _.toUpperCase(java.util.Locale.ROOT))
     check(WriteConfig.TableName.key, c.get(TableConfig.Name))
-    check("hoodie.datasource.write.keygenerator.class", c.keyGeneratorClass)
-    check("hoodie.datasource.write.hive_style_partitioning", Some(c.hiveStylePartitioning.toString), _.toLowerCase)
-    check("hoodie.datasource.write.partitionpath.urlencode", Some(c.urlEncodePartitioning.toString), _.toLowerCase)
+    check(WriteConfig.KeyGeneratorClass.key, c.keyGeneratorClass)
+    check(WriteConfig.HiveStylePartitioning.key, Some(c.hiveStylePartitioning.toString), _.toLowerCase)
+    check(WriteConfig.UrlEncodePartitionPath.key, Some(c.urlEncodePartitioning.toString), _.toLowerCase)
     check(WriteConfig.PrecombineField.key, c.precombineField)
   }
 }

@@ -26,8 +26,8 @@ class MetadataTableSuite extends AnyFunSuite {
     val base = Files.createTempDirectory("pyhudi-mdt").resolve("t1").toString
     TableCreator.create(storage, base, props)
     TablePropertiesWriter.update(storage, base)(_ ++ Map(
-      MetadataTable.PartitionsProperty -> "column_stats,files",
-      MetadataTable.InflightPartitionsProperty -> ""))
+      TableConfig.MetadataPartitions -> "column_stats,files",
+      TableConfig.MetadataPartitionsInflight -> ""))
     storage.create(s"$base/.hoodie/metadata/.hoodie/hoodie.properties", "hoodie.table.name=t1_metadata\n".getBytes)
     storage.create(s"$base/.hoodie/metadata/files/.files-0000-0_00000000000000010.log.1_0-0-0", Array[Byte](1, 2))
     // Hadoop's checksum layer (Apache Hudi's writers go through it) leaves a side file.
@@ -43,10 +43,10 @@ class MetadataTableSuite extends AnyFunSuite {
     assert(MetadataTable.isPresent(storage, base))
     assert(MetadataTable.removeIfPresent(storage, base, "a test"))
     val after = stored(base)
-    assert(!after.contains(MetadataTable.PartitionsProperty))
-    assert(!after.contains(MetadataTable.InflightPartitionsProperty))
-    assert(after - TableConfig.Checksum == before -- Seq(MetadataTable.PartitionsProperty,
-      MetadataTable.InflightPartitionsProperty, TableConfig.Checksum))
+    assert(!after.contains(TableConfig.MetadataPartitions))
+    assert(!after.contains(TableConfig.MetadataPartitionsInflight))
+    assert(after - TableConfig.Checksum == before -- Seq(TableConfig.MetadataPartitions,
+      TableConfig.MetadataPartitionsInflight, TableConfig.Checksum))
     assert(after(TableConfig.Checksum) == TableCreator.checksum(after).toString)
     assert(!new File(s"$base/.hoodie/metadata").exists())
     assert(!new File(s"$base/.hoodie/${TablePropertiesWriter.BackupFile}").exists())
@@ -58,8 +58,8 @@ class MetadataTableSuite extends AnyFunSuite {
 
   test("a folder left by an interrupted removal (properties already cleared) is deleted") {
     val base = tableWithMetadata()
-    TablePropertiesWriter.update(storage, base)(_ -- Seq(MetadataTable.PartitionsProperty,
-      MetadataTable.InflightPartitionsProperty))
+    TablePropertiesWriter.update(storage, base)(_ -- Seq(TableConfig.MetadataPartitions,
+      TableConfig.MetadataPartitionsInflight))
     assert(MetadataTable.isPresent(storage, base))
     assert(MetadataTable.removeIfPresent(storage, base, "a test"))
     assert(!new File(s"$base/.hoodie/metadata").exists())
@@ -73,7 +73,7 @@ class MetadataTableSuite extends AnyFunSuite {
     assert(HoodieTable.open(base, storage).config.name == "t1")
     assert(MetadataTable.removeIfPresent(storage, base, "a test"))
     assert(Files.exists(meta.resolve("hoodie.properties")))
-    assert(!stored(base).contains(MetadataTable.PartitionsProperty))
+    assert(!stored(base).contains(TableConfig.MetadataPartitions))
   }
 
   test("every timeline change removes the metadata table before its state file appears") {

@@ -62,11 +62,11 @@ object HoodieSparkWriter {
       throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
     existing.foreach { t =>
       if (!t.config.populateMetaFields)
-        throw Errors.unsupportedWrite(s"writing tables with hoodie.populate.meta.fields=false ($path)")
+        throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
     }
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
-    val keyGenProps = effective.filter(_._1.startsWith(WriteSpec.TimestampKeyGenPrefix))
+    val keyGenProps = effective.filter(_._1.startsWith(WriteConfig.TimebasedKeyGenPrefix))
     val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
     val written = try {
       val concurrency = ConcurrencyConfig.from(effective)

@@ -49,7 +49,7 @@ object TableSchemas {
   }
 
   /** Writes `hoodie.properties` and the `.hoodie` layout for a first write. */
-  /** @param keyGenProps persisted key generator settings (`hoodie.keygen.timebased.*`) */
+  /** @param keyGenProps persisted key generator settings (`WriteConfig.TimebasedKeyGenPrefix`) */
   def create(storage: Storage, basePath: String, spec: WriteSpec, data: StructType,
       keyGenProps: Map[String, String], conf: Configuration): HoodieTable = {
     val kg = spec.keyGen
@@ -63,8 +63,8 @@ object TableSchemas {
       TableConfig.DropPartitionColumns -> "false",
       TableConfig.CreateSchema -> SparkToAvro.tableSchema(data, spec.tableName).toString,
       TableConfig.PayloadClass -> spec.payloadClass,
-      "hoodie.compaction.record.merger.strategy" -> "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5",
-      "hoodie.table.timeline.timezone" -> "UTC") ++
+      TableConfig.RecordMergerStrategy -> TableConfig.DefaultRecordMergerStrategy,
+      TableConfig.TimelineTimezone -> "UTC") ++
       (if (kg.partitionFields.isEmpty) Map.empty else Map(TableConfig.PartitionFields -> kg.partitionFields.mkString(","))) ++
       spec.precombineField.map(TableConfig.PrecombineField -> _) ++
       spec.databaseName.map(TableConfig.DatabaseName -> _) ++

@@ -3,6 +3,7 @@ package io.pyhudi.write.commit
 import scala.util.Using
 import scala.util.control.NonFatal
 
+import io.pyhudi.config.WriteConfig
 import io.pyhudi.errors.{CommitStateUnknownException, Errors, InstantConflictException, PyhudiException}
 import io.pyhudi.logfile.{CorruptBlock, LogFormatReader}
 import io.pyhudi.table.HoodieTable
@@ -115,7 +116,8 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       val now = timeline.timeline()
       if (!now.instants.exists(i => i.timestamp == instantTime && i.state == State.Inflight))
         throw Errors.writeConflict(instantTime, "its inflight instant is gone: another writer judged this write " +
-          "dead (no heartbeat within hoodie.client.heartbeat.interval_in_ms x tolerable.misses) and rolled it back")
+          s"dead (no heartbeat within ${WriteConfig.HeartbeatInterval.key} x ${WriteConfig.HeartbeatTolerableMisses.key}) " +
+          "and rolled it back")
       checkNoConflicts(now)
       try CommitStep.publish(table.storage, timeline, instantTime, action, metadata.toJson)
       catch {
