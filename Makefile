@@ -7,7 +7,7 @@ help:
 	@echo "make test-scala  Scala unit suites only"
 	@echo "make jar         build the connector jar"
 	@echo "make python      (re)install pyhudi into .venv"
-	@echo "make docs        regenerate docs/options.md from the option definitions"
+	@echo "make docs        regenerate docs/options.md and python/pyhudi/options.py from the option definitions"
 	@echo "make check       lint, formatting and strict types of python/pyhudi (part of make test)"
 	@echo "make format      format python/pyhudi"
 
@@ -27,7 +27,8 @@ python:
 	dev/python-env.sh .venv requirements/test.txt
 
 docs:
-	build/sbt "connector/runMain io.pyhudi.config.ConfigDocs docs/options.md"
+	build/sbt "connector/runMain io.pyhudi.config.ConfigDocs docs/options.md" \
+		"connector/runMain io.pyhudi.config.PythonOptions python/pyhudi/options.py"
 
 check:
 	dev/check.sh

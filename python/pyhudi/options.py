@@ -1,44 +1,78 @@
-"""Option keys of ``spark.read/write.format("pyhudi")`` and their typed values.
+"""Option keys of ``spark.read/write.format("pyhudi")``, their defaults and valid values.
 
-The key names are Apache Hudi's. The connector (JVM side) owns their validation; these
-constants only spare callers from typing the strings. ``docs/options.md`` lists every option
-with its default and meaning.
+Generated from the option definitions in ``spark-connector/src/main/scala/io/pyhudi/config/``
+by ``make docs`` (``io.pyhudi.config.PythonOptions``); do not edit by hand. The key names are
+Apache Hudi's. The connector (JVM side) validates values; these constants spare callers from
+typing the strings. ``docs/options.md`` lists the same options as a table.
 """
 
 from enum import Enum
 
 __all__ = [
-    "QueryType",
     "QUERY_TYPE",
+    "QueryType",
     "BEGIN_INSTANTTIME",
     "END_INSTANTTIME",
     "AS_OF_INSTANT",
-    "MissingFiles",
     "MISSING_FILES",
-    "WriteOperation",
-    "IndexType",
-    "TableType",
+    "MissingFiles",
     "TABLE_NAME",
+    "DATABASE_NAME",
     "TABLE_TYPE",
+    "TableType",
     "OPERATION",
-    "RECORDKEY_FIELD",
-    "PARTITIONPATH_FIELD",
+    "WriteOperation",
     "PRECOMBINE_FIELD",
-    "KEYGENERATOR_CLASS",
-    "KEYGENERATOR_TYPE",
-    "HIVE_STYLE_PARTITIONING",
-    "URL_ENCODE_PARTITIONING",
-    "PARTITIONS_TO_DELETE",
+    "PAYLOAD_CLASS",
     "INDEX_TYPE",
-    "BUCKET_INDEX_NUM_BUCKETS",
+    "IndexType",
+    "INDEX_BLOOM_NUM_ENTRIES",
+    "INDEX_BLOOM_FPP",
+    "BLOOM_INDEX_FILTER_TYPE",
+    "BloomIndexFilterType",
+    "BLOOM_INDEX_FILTER_DYNAMIC_MAX_ENTRIES",
+    "BLOOM_INDEX_PRUNE_BY_RANGES",
     "BLOOM_INDEX_UPDATE_PARTITION_PATH",
     "SIMPLE_INDEX_UPDATE_PARTITION_PATH",
-    "COMBINE_BEFORE_UPSERT",
-    "COMBINE_BEFORE_INSERT",
-    "BULKINSERT_SORT_MODE",
+    "BUCKET_INDEX_NUM_BUCKETS",
+    "BUCKET_INDEX_HASH_FIELD",
     "PARQUET_SMALL_FILE_LIMIT",
     "PARQUET_MAX_FILE_SIZE",
+    "COPYONWRITE_RECORD_SIZE_ESTIMATE",
     "PARQUET_COMPRESSION_CODEC",
+    "ParquetCompressionCodec",
+    "PARQUET_BLOCK_SIZE",
+    "PARQUET_PAGE_SIZE",
+    "COMBINE_BEFORE_UPSERT",
+    "COMBINE_BEFORE_INSERT",
+    "COMBINE_BEFORE_DELETE",
+    "BULKINSERT_SORT_MODE",
+    "BulkinsertSortMode",
+    "PARTITIONS_TO_DELETE",
+    "LOGFILE_MAX_SIZE",
+    "COMPACT_INLINE",
+    "COMPACT_INLINE_MAX_DELTA_COMMITS",
+    "COMPACT_SCHEDULE_INLINE",
+    "COMPACTION_TARGET_IO",
+    "METADATA_ENABLE",
+    "CLIENT_HEARTBEAT_INTERVAL_IN_MS",
+    "CLIENT_HEARTBEAT_TOLERABLE_MISSES",
+    "WRITE_LOCK_WAIT_TIME_MS",
+    "RECORDKEY_FIELD",
+    "PARTITIONPATH_FIELD",
+    "KEYGENERATOR_CLASS",
+    "KEYGENERATOR_TYPE",
+    "KeygeneratorType",
+    "HIVE_STYLE_PARTITIONING",
+    "PARTITIONPATH_URLENCODE",
+    "URL_ENCODE_PARTITIONING",
+    "KEYGEN_TIMEBASED_TIMESTAMP_TYPE",
+    "KeygenTimebasedTimestampType",
+    "KEYGEN_TIMEBASED_TIMESTAMP_SCALAR_TIME_UNIT",
+    "KeygenTimebasedTimestampScalarTimeUnit",
+    "KEYGEN_TIMEBASED_INPUT_DATEFORMAT",
+    "KEYGEN_TIMEBASED_OUTPUT_DATEFORMAT",
+    "KEYGEN_TIMEBASED_TIMEZONE",
     "IS_DELETED_COLUMN",
 ]
 
@@ -55,162 +89,152 @@ class _StrEnum(str, Enum):
 # Read options
 
 QUERY_TYPE = "hoodie.datasource.query.type"
-"""Which view of the table to read; values are :class:`QueryType`. Default ``snapshot``."""
+"""snapshot: latest merged view (base + log files); read_optimized: base files only (merge-on-read
+tables skip log files); incremental: records written by commits in (begin, end].
 
-BEGIN_INSTANTTIME = "hoodie.datasource.read.begin.instanttime"
-"""Incremental queries: return records changed *after* this instant (exclusive)."""
+Default: ``snapshot``.
 
-END_INSTANTTIME = "hoodie.datasource.read.end.instanttime"
-"""Incremental queries: last instant to include (inclusive); default the latest one."""
-
-AS_OF_INSTANT = "as.of.instant"
-"""Time travel: read the table as it was at this instant (inclusive)."""
+Valid values (:class:`QueryType`): ``snapshot``, ``read_optimized``, ``incremental``.
+"""
 
 
 class QueryType(_StrEnum):
-    """Value of :data:`QUERY_TYPE`.
-
-    Members compare equal to their string values, so ``QueryType.SNAPSHOT == "snapshot"``.
-
-    >>> QueryType("read_optimized") is QueryType.READ_OPTIMIZED
-    True
-    >>> str(QueryType.INCREMENTAL)
-    'incremental'
-    """
+    """Values of :data:`QUERY_TYPE`."""
 
     SNAPSHOT = "snapshot"
-    """Latest merged view: base files plus log files (merge-on-read)."""
-
     READ_OPTIMIZED = "read_optimized"
-    """Base files only; merge-on-read tables skip their log files."""
-
     INCREMENTAL = "incremental"
-    """Records written by the commits in ``(begin, end]``."""
 
+
+BEGIN_INSTANTTIME = "hoodie.datasource.read.begin.instanttime"
+"""Incremental queries: return records changed after this instant (exclusive). An instant
+(yyyyMMddHHmmssSSS, yyyyMMddHHmmss, 'yyyy-MM-dd HH:mm:ss[.SSS]') or a digit string such as 000 for
+the beginning of the table.
+
+No default.
+"""
+
+END_INSTANTTIME = "hoodie.datasource.read.end.instanttime"
+"""Incremental queries: last instant to include (inclusive); defaults to the latest completed
+instant. Same formats as the begin instant.
+
+No default.
+"""
+
+AS_OF_INSTANT = "as.of.instant"
+"""Time travel: read the table as of this instant (inclusive). Accepts yyyyMMddHHmmssSSS,
+yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]'.
+
+No default.
+"""
 
 MISSING_FILES = "hoodie.datasource.read.missing.files"
-"""What a read does when a file that commit metadata lists for the slices it serves is gone;
-values are :class:`MissingFiles`. Default ``fail``."""
+"""What a read does when a file that a completed instant's commit metadata lists for the file slices
+it serves (a latest base file, or a log file written against it) is gone from storage: fail raises
+MissingFileException naming the file and the instant that wrote it; skip leaves that file's rows out
+(never serving an older slice in its place) and logs a warning per file. Writes that index or merge
+into such a slice always fail.
+
+Default: ``fail``.
+
+Valid values (:class:`MissingFiles`): ``fail``, ``skip``.
+"""
 
 
 class MissingFiles(_StrEnum):
-    """Value of :data:`MISSING_FILES`."""
+    """Values of :data:`MISSING_FILES`."""
 
     FAIL = "fail"
-    """Raise :class:`pyhudi.errors.MissingFileError` naming the file and the instant that wrote it."""
-
     SKIP = "skip"
-    """Leave the missing file's rows out (never fall back to an older slice) and log a warning."""
 
 
 # --------------------------------------------------------------------------------------------
 # Write options
 
 TABLE_NAME = "hoodie.table.name"
-"""Name of the table; required when a write creates the table."""
+"""Table name; required when a write creates the table.
+
+No default.
+"""
+
+DATABASE_NAME = "hoodie.database.name"
+"""Database name recorded in hoodie.properties (part of the table checksum).
+
+No default.
+"""
 
 TABLE_TYPE = "hoodie.datasource.write.table.type"
-"""Storage type of a new table; values are :class:`TableType`. Default ``COPY_ON_WRITE``."""
+"""Table type when a write creates the table; must match an existing table's type.
+
+Default: ``COPY_ON_WRITE``.
+
+Valid values (:class:`TableType`): ``COPY_ON_WRITE``, ``MERGE_ON_READ``.
+"""
+
+
+class TableType(_StrEnum):
+    """Values of :data:`TABLE_TYPE`."""
+
+    COPY_ON_WRITE = "COPY_ON_WRITE"
+    MERGE_ON_READ = "MERGE_ON_READ"
+
 
 OPERATION = "hoodie.datasource.write.operation"
-"""What a write does; values are :class:`WriteOperation`. Default ``upsert``."""
+"""What the write does: upsert (update or insert by key), insert (no key lookup), bulk_insert (no
+key lookup, no small-file packing), delete (rows or keys), insert_overwrite (replace the partitions
+present in the input), insert_overwrite_table, delete_partition.
 
-RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"
-"""Comma-separated record key columns; more than one gives complex keys ``f1:v1,f2:v2``."""
+Default: ``upsert``.
 
-PARTITIONPATH_FIELD = "hoodie.datasource.write.partitionpath.field"
-"""Comma-separated partition columns; empty or absent for a non-partitioned table."""
-
-PRECOMBINE_FIELD = "hoodie.datasource.write.precombine.field"
-"""Ordering column: of two records with one key in a batch, the larger value wins.
-Default ``ts`` when the input has such a column."""
-
-KEYGENERATOR_CLASS = "hoodie.datasource.write.keygenerator.class"
-"""Key generator class, e.g. ``org.apache.hudi.keygen.ComplexKeyGenerator``."""
-
-KEYGENERATOR_TYPE = "hoodie.datasource.write.keygenerator.type"
-"""Key generator by type name (``SIMPLE``, ``COMPLEX``, ``NON_PARTITION``, ``TIMESTAMP``...)."""
-
-HIVE_STYLE_PARTITIONING = "hoodie.datasource.write.hive_style_partitioning"
-"""``true``: partition folders are named ``col=value``. Default ``false``."""
-
-URL_ENCODE_PARTITIONING = "hoodie.datasource.write.partitionpath.urlencode"
-"""``true``: URL-encode partition values in partition paths. Default ``false``."""
-
-PARTITIONS_TO_DELETE = "hoodie.datasource.write.partitions.to.delete"
-"""``delete_partition``: comma-separated partition paths to delete."""
-
-INDEX_TYPE = "hoodie.index.type"
-"""How upserts and deletes find stored records; values are :class:`IndexType`. Default
-``BLOOM``."""
-
-BUCKET_INDEX_NUM_BUCKETS = "hoodie.bucket.index.num.buckets"
-"""Bucket index: number of buckets (file groups) per partition. Default 256."""
-
-BLOOM_INDEX_UPDATE_PARTITION_PATH = "hoodie.bloom.index.update.partition.path"
-"""GLOBAL_BLOOM: a record whose partition changes moves to the new partition. Default ``true``."""
-
-SIMPLE_INDEX_UPDATE_PARTITION_PATH = "hoodie.simple.index.update.partition.path"
-"""GLOBAL_SIMPLE: a record whose partition changes moves to the new partition. Default ``true``."""
-
-COMBINE_BEFORE_UPSERT = "hoodie.combine.before.upsert"
-"""Collapse records of one key within an upsert batch (larger precombine wins). Default
-``true``."""
-
-COMBINE_BEFORE_INSERT = "hoodie.combine.before.insert"
-"""Collapse records of one key within an insert batch. Default ``false``."""
-
-BULKINSERT_SORT_MODE = "hoodie.bulkinsert.sort.mode"
-"""bulk_insert ordering: ``NONE``, ``GLOBAL_SORT`` or ``PARTITION_SORT``."""
-
-PARQUET_SMALL_FILE_LIMIT = "hoodie.parquet.small.file.limit"
-"""Base files smaller than this many bytes receive inserts of later writes."""
-
-PARQUET_MAX_FILE_SIZE = "hoodie.parquet.max.file.size"
-"""Target maximum size of a base file in bytes."""
-
-PARQUET_COMPRESSION_CODEC = "hoodie.parquet.compression.codec"
-"""Compression codec of base files (``gzip``, ``snappy``, ``zstd``, ...)."""
-
-IS_DELETED_COLUMN = "_hoodie_is_deleted"
-"""Not an option: a boolean input column; ``true`` deletes the record's key in an upsert."""
+Valid values (:class:`WriteOperation`): ``upsert``, ``insert``, ``bulk_insert``, ``delete``,
+``insert_overwrite``, ``insert_overwrite_table``, ``delete_partition``.
+"""
 
 
 class WriteOperation(_StrEnum):
-    """Value of :data:`OPERATION`.
-
-    >>> WriteOperation("bulk_insert") is WriteOperation.BULK_INSERT
-    True
-    """
+    """Values of :data:`OPERATION`."""
 
     UPSERT = "upsert"
-    """Insert new keys, replace the stored record of existing keys."""
-
     INSERT = "insert"
-    """Insert without looking up keys: an existing key gets a duplicate."""
-
     BULK_INSERT = "bulk_insert"
-    """Like insert, for large loads: no small-file packing, optional sorting."""
-
     DELETE = "delete"
-    """Delete the keys of the input rows; unknown keys are ignored."""
-
     INSERT_OVERWRITE = "insert_overwrite"
-    """Replace every record of the partitions present in the input."""
-
     INSERT_OVERWRITE_TABLE = "insert_overwrite_table"
-    """Replace every record of the table."""
-
     DELETE_PARTITION = "delete_partition"
-    """Delete the partitions named by :data:`PARTITIONS_TO_DELETE`."""
+
+
+PRECOMBINE_FIELD = "hoodie.datasource.write.precombine.field"
+"""Ordering field: among records with one key the larger value wins. The default `ts` applies only
+when the input has such a column.
+
+Default: ``ts``.
+"""
+
+PAYLOAD_CLASS = "hoodie.datasource.write.payload.class"
+"""Merge semantics recorded in a new table (hoodie.compaction.payload.class):
+DefaultHoodieRecordPayload (event-time ordering: of two versions of a key the larger precombine
+value wins, in a batch, against the stored record and among log records) or
+OverwriteWithLatestAvroPayload (commit-time ordering: the incoming record replaces the stored one).
+Default: DefaultHoodieRecordPayload when the table has a precombine field, else
+OverwriteWithLatestAvroPayload; these two are the payloads that Apache Hudi 0.14/0.15, Apache Hudi
+1.x and hudi-rs merge alike (docs/interop.md). An existing table keeps its own.
+
+No default.
+"""
+
+INDEX_TYPE = "hoodie.index.type"
+"""How a write finds the file group of each existing key. GLOBAL_* keep keys unique across
+partitions; BUCKET derives the file group from the key's hash.
+
+Default: ``BLOOM``.
+
+Valid values (:class:`IndexType`): ``BLOOM``, ``SIMPLE``, ``GLOBAL_BLOOM``, ``GLOBAL_SIMPLE``,
+``BUCKET``.
+"""
 
 
 class IndexType(_StrEnum):
-    """Value of :data:`INDEX_TYPE`.
-
-    Non-global indexes identify a record by (partition path, record key); global ones by the
-    record key alone.
-    """
+    """Values of :data:`INDEX_TYPE`."""
 
     BLOOM = "BLOOM"
     SIMPLE = "SIMPLE"
@@ -223,13 +247,378 @@ class IndexType(_StrEnum):
         """Whether the index identifies records by key alone, across partitions."""
         return self in (IndexType.GLOBAL_BLOOM, IndexType.GLOBAL_SIMPLE)
 
+    @property
+    def is_bucket(self) -> bool:
+        """Whether the key's hash picks the file group (no lookup)."""
+        return self is IndexType.BUCKET
 
-class TableType(_StrEnum):
-    """Value of :data:`TABLE_TYPE`."""
 
-    COPY_ON_WRITE = "COPY_ON_WRITE"
-    """Every write rewrites the touched file groups as new base files (``commit``)."""
+INDEX_BLOOM_NUM_ENTRIES = "hoodie.index.bloom.num_entries"
+"""Keys per bloom filter (per dynamic filter row).
 
-    MERGE_ON_READ = "MERGE_ON_READ"
-    """Updates and deletes go to log files merged on read (``deltacommit``); compaction folds
-    them into base files."""
+Default: ``60000``.
+"""
+
+INDEX_BLOOM_FPP = "hoodie.index.bloom.fpp"
+"""Target false-positive probability of the bloom filters.
+
+Default: ``1.0E-9``.
+"""
+
+BLOOM_INDEX_FILTER_TYPE = "hoodie.bloom.index.filter.type"
+"""Bloom filter layout written to base file footers.
+
+Default: ``DYNAMIC_V0``.
+
+Valid values (:class:`BloomIndexFilterType`): ``DYNAMIC_V0``, ``SIMPLE``.
+"""
+
+
+class BloomIndexFilterType(_StrEnum):
+    """Values of :data:`BLOOM_INDEX_FILTER_TYPE`."""
+
+    DYNAMIC_V0 = "DYNAMIC_V0"
+    SIMPLE = "SIMPLE"
+
+
+BLOOM_INDEX_FILTER_DYNAMIC_MAX_ENTRIES = "hoodie.bloom.index.filter.dynamic.max.entries"
+"""Key capacity at which a dynamic bloom filter stops growing.
+
+Default: ``100000``.
+"""
+
+BLOOM_INDEX_PRUNE_BY_RANGES = "hoodie.bloom.index.prune.by.ranges"
+"""Check a key only against files whose min/max record key range contains it.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+BLOOM_INDEX_UPDATE_PARTITION_PATH = "hoodie.bloom.index.update.partition.path"
+"""GLOBAL_BLOOM: a record whose partition changed moves (deleted from the old partition, inserted
+into the new one); when false it is updated in its old partition.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+SIMPLE_INDEX_UPDATE_PARTITION_PATH = "hoodie.simple.index.update.partition.path"
+"""GLOBAL_SIMPLE: like hoodie.bloom.index.update.partition.path.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+BUCKET_INDEX_NUM_BUCKETS = "hoodie.bucket.index.num.buckets"
+"""BUCKET index: file groups (buckets) per partition.
+
+Default: ``256``.
+"""
+
+BUCKET_INDEX_HASH_FIELD = "hoodie.bucket.index.hash.field"
+"""BUCKET index: record key fields hashed into the bucket number (default: all of them).
+
+No default.
+"""
+
+PARQUET_SMALL_FILE_LIMIT = "hoodie.parquet.small.file.limit"
+"""Base files smaller than this take new inserts before new file groups are opened (0 disables).
+
+Default: ``104857600``.
+"""
+
+PARQUET_MAX_FILE_SIZE = "hoodie.parquet.max.file.size"
+"""Target maximum size of a base file in bytes.
+
+Default: ``125829120``.
+"""
+
+COPYONWRITE_RECORD_SIZE_ESTIMATE = "hoodie.copyonwrite.record.size.estimate"
+"""Bytes per record assumed for file sizing until earlier commits give a measured average.
+
+Default: ``1024``.
+"""
+
+PARQUET_COMPRESSION_CODEC = "hoodie.parquet.compression.codec"
+"""Compression of base files.
+
+Default: ``gzip``.
+
+Valid values (:class:`ParquetCompressionCodec`): ``gzip``, ``snappy``, ``zstd``, ``lz4``,
+``uncompressed``.
+"""
+
+
+class ParquetCompressionCodec(_StrEnum):
+    """Values of :data:`PARQUET_COMPRESSION_CODEC`."""
+
+    GZIP = "gzip"
+    SNAPPY = "snappy"
+    ZSTD = "zstd"
+    LZ4 = "lz4"
+    UNCOMPRESSED = "uncompressed"
+
+
+PARQUET_BLOCK_SIZE = "hoodie.parquet.block.size"
+"""Parquet row group size in bytes.
+
+Default: ``125829120``.
+"""
+
+PARQUET_PAGE_SIZE = "hoodie.parquet.page.size"
+"""Parquet page size in bytes.
+
+Default: ``1048576``.
+"""
+
+COMBINE_BEFORE_UPSERT = "hoodie.combine.before.upsert"
+"""De-duplicate incoming records by key (precombine field wins) before an upsert.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+COMBINE_BEFORE_INSERT = "hoodie.combine.before.insert"
+"""De-duplicate incoming records by key before insert, bulk_insert and insert_overwrite.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+COMBINE_BEFORE_DELETE = "hoodie.combine.before.delete"
+"""De-duplicate incoming keys before a delete.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+BULKINSERT_SORT_MODE = "hoodie.bulkinsert.sort.mode"
+"""bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records by
+partition path and key (tight key ranges for later lookups); PARTITION_SORT sorts within each input
+partition.
+
+Default: ``NONE``.
+
+Valid values (:class:`BulkinsertSortMode`): ``NONE``, ``GLOBAL_SORT``, ``PARTITION_SORT``.
+"""
+
+
+class BulkinsertSortMode(_StrEnum):
+    """Values of :data:`BULKINSERT_SORT_MODE`."""
+
+    NONE = "NONE"
+    GLOBAL_SORT = "GLOBAL_SORT"
+    PARTITION_SORT = "PARTITION_SORT"
+
+
+PARTITIONS_TO_DELETE = "hoodie.datasource.write.partitions.to.delete"
+"""delete_partition: comma-separated partition paths to delete (as stored, e.g. city=paris).
+
+No default.
+"""
+
+LOGFILE_MAX_SIZE = "hoodie.logfile.max.size"
+"""Merge-on-read: a write's log file for one file slice rolls over to the next log version at this
+size.
+
+Default: ``1073741824``.
+"""
+
+COMPACT_INLINE = "hoodie.compact.inline"
+"""Merge-on-read: after a delta commit, compact when hoodie.compact.inline.max.delta.commits delta
+commits have completed since the last compaction.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+COMPACT_INLINE_MAX_DELTA_COMMITS = "hoodie.compact.inline.max.delta.commits"
+"""Merge-on-read: delta commits since the last compaction that trigger an inline compaction.
+
+Default: ``5``.
+"""
+
+COMPACT_SCHEDULE_INLINE = "hoodie.compact.schedule.inline"
+"""Merge-on-read: when the inline trigger fires, only schedule the compaction (a
+compaction.requested plan); a later pyhudi compact() call or write executes it.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+COMPACTION_TARGET_IO = "hoodie.compaction.target.io"
+"""Bytes (base plus log files) one compaction reads at most; slices beyond it wait for the next one.
+
+Default: ``536870912000``.
+"""
+
+METADATA_ENABLE = "hoodie.metadata.enable"
+"""Apache Hudi's metadata table. pyhudi does not maintain it: a table's metadata table is removed
+before pyhudi changes the table, and Apache Hudi rebuilds it on its next write (docs/interop.md).
+true is accepted, as Apache Hudi jobs often set it, and logs a warning.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+CLIENT_HEARTBEAT_INTERVAL_IN_MS = "hoodie.client.heartbeat.interval_in_ms"
+"""How often a running write or compaction renews its heartbeat (.hoodie/.heartbeat/<instant>). A
+pending instant whose heartbeat is older than this times hoodie.client.heartbeat.tolerable.misses
+belongs to a dead writer and is rolled back by the next write; a younger one makes the next write
+fail with WriteConflictException instead of touching it.
+
+Default: ``60000``.
+"""
+
+CLIENT_HEARTBEAT_TOLERABLE_MISSES = "hoodie.client.heartbeat.tolerable.misses"
+"""Heartbeat renewals a writer may miss before it counts as dead (see
+hoodie.client.heartbeat.interval_in_ms).
+
+Default: ``2``.
+"""
+
+WRITE_LOCK_WAIT_TIME_MS = "hoodie.write.lock.wait_time_ms"
+"""How long a writer waits for the table's commit lock (.hoodie/.aux/pyhudi.lock), which it holds
+only while it checks the timeline and starts, commits or rolls back an instant.
+
+Default: ``60000``.
+"""
+
+RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"
+"""Comma-separated record key columns; nested fields as a.b. Required: pyhudi does not generate
+keys. One field gives keys like 1; the complex key generator gives id:1,name:Alice.
+
+No default.
+"""
+
+PARTITIONPATH_FIELD = "hoodie.datasource.write.partitionpath.field"
+"""Comma-separated partition columns; nested fields as a.b. Unset for a non-partitioned table.
+
+No default.
+"""
+
+KEYGENERATOR_CLASS = "hoodie.datasource.write.keygenerator.class"
+"""Hudi key generator class; wins over the type option. When neither is set: no partition field
+gives the non-partitioned generator, one key field and one partition field the simple one, anything
+else the complex one.
+
+No default.
+
+Valid values: ``org.apache.hudi.keygen.SimpleKeyGenerator``,
+``org.apache.hudi.keygen.ComplexKeyGenerator``,
+``org.apache.hudi.keygen.NonpartitionedKeyGenerator``,
+``org.apache.hudi.keygen.TimestampBasedKeyGenerator``.
+"""
+
+KEYGENERATOR_TYPE = "hoodie.datasource.write.keygenerator.type"
+"""Key generator by type name (case-insensitive), used when no class is given.
+
+No default.
+
+Valid values (:class:`KeygeneratorType`): ``SIMPLE``, ``COMPLEX``, ``NON_PARTITION``,
+``TIMESTAMP``.
+"""
+
+
+class KeygeneratorType(_StrEnum):
+    """Values of :data:`KEYGENERATOR_TYPE`."""
+
+    SIMPLE = "SIMPLE"
+    COMPLEX = "COMPLEX"
+    NON_PARTITION = "NON_PARTITION"
+    TIMESTAMP = "TIMESTAMP"
+
+
+HIVE_STYLE_PARTITIONING = "hoodie.datasource.write.hive_style_partitioning"
+"""Name partition folders column=value instead of value.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+PARTITIONPATH_URLENCODE = "hoodie.datasource.write.partitionpath.urlencode"
+"""Escape characters such as / : = % in partition values as %XX (Hive escaping).
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+URL_ENCODE_PARTITIONING = PARTITIONPATH_URLENCODE
+"""Earlier name of :data:`PARTITIONPATH_URLENCODE`."""
+
+KEYGEN_TIMEBASED_TIMESTAMP_TYPE = "hoodie.keygen.timebased.timestamp.type"
+"""Timestamp-based key generator: how the partition field is read. UNIX_TIMESTAMP: seconds;
+EPOCHMILLISECONDS: milliseconds; SCALAR: numbers in the scalar time unit; DATE_STRING: text in the
+input date format. Timestamp and date columns are read as instants.
+
+No default.
+
+Valid values (:class:`KeygenTimebasedTimestampType`): ``UNIX_TIMESTAMP``, ``DATE_STRING``,
+``EPOCHMILLISECONDS``, ``SCALAR``.
+"""
+
+
+class KeygenTimebasedTimestampType(_StrEnum):
+    """Values of :data:`KEYGEN_TIMEBASED_TIMESTAMP_TYPE`."""
+
+    UNIX_TIMESTAMP = "UNIX_TIMESTAMP"
+    DATE_STRING = "DATE_STRING"
+    EPOCHMILLISECONDS = "EPOCHMILLISECONDS"
+    SCALAR = "SCALAR"
+
+
+KEYGEN_TIMEBASED_TIMESTAMP_SCALAR_TIME_UNIT = "hoodie.keygen.timebased.timestamp.scalar.time.unit"
+"""Timestamp-based key generator, SCALAR type: the unit of the numbers.
+
+Default: ``SECONDS``.
+
+Valid values (:class:`KeygenTimebasedTimestampScalarTimeUnit`): ``NANOSECONDS``,
+``MICROSECONDS``, ``MILLISECONDS``, ``SECONDS``, ``MINUTES``, ``HOURS``, ``DAYS``.
+"""
+
+
+class KeygenTimebasedTimestampScalarTimeUnit(_StrEnum):
+    """Values of :data:`KEYGEN_TIMEBASED_TIMESTAMP_SCALAR_TIME_UNIT`."""
+
+    NANOSECONDS = "NANOSECONDS"
+    MICROSECONDS = "MICROSECONDS"
+    MILLISECONDS = "MILLISECONDS"
+    SECONDS = "SECONDS"
+    MINUTES = "MINUTES"
+    HOURS = "HOURS"
+    DAYS = "DAYS"
+
+
+KEYGEN_TIMEBASED_INPUT_DATEFORMAT = "hoodie.keygen.timebased.input.dateformat"
+"""Timestamp-based key generator, DATE_STRING type: Joda-Time pattern(s) of the text, comma
+separated, e.g. yyyy-MM-dd'T'HH:mm:ss.SSSZ.
+
+No default.
+"""
+
+KEYGEN_TIMEBASED_OUTPUT_DATEFORMAT = "hoodie.keygen.timebased.output.dateformat"
+"""Timestamp-based key generator: Joda-Time pattern of the partition path, e.g. yyyy/MM/dd/HH.
+
+No default.
+"""
+
+KEYGEN_TIMEBASED_TIMEZONE = "hoodie.keygen.timebased.timezone"
+"""Timestamp-based key generator: zone in which the partition path is formatted and in which input
+text without an offset is read.
+
+Default: ``UTC``.
+"""
+
+IS_DELETED_COLUMN = "_hoodie_is_deleted"
+"""Not an option: a boolean input column; ``true`` deletes the record's key in an upsert."""

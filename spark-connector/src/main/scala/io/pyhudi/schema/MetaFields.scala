@@ -14,5 +14,11 @@ object MetaFields {
 
   val Schema: StructType = StructType(Names.map(StructField(_, StringType, nullable = true)))
 
+  /**
+   * Not a meta field: Hudi's boolean input column whose true value deletes the record's key. A
+   * constant (inlined where used), so the Python options generator can name it without Spark.
+   */
+  final val IsDeleted = "_hoodie_is_deleted"
+
   def isMeta(name: String): Boolean = Names.contains(name)
 }

@@ -13,7 +13,7 @@ class ConfigDocsSuite extends AnyFunSuite {
     val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "docs", "options.md")
     val onDisk = new String(Files.readAllBytes(path), "UTF-8")
     assert(onDisk == ConfigDocs.markdown,
-      "docs/options.md is stale: run build/sbt \"connector/runMain io.pyhudi.config.ConfigDocs docs/options.md\"")
+      "docs/options.md is stale: run make docs")
   }
 
   test("enumerations list their valid values in errors") {

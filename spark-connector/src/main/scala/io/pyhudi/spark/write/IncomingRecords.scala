@@ -17,7 +17,7 @@ import io.pyhudi.write.{WriteOperation, WriteRecord, WriteSpec}
  * types in table order, and a boolean `_hoodie_is_deleted` column marks deletes.
  */
 object IncomingRecords {
-  val IsDeletedColumn = "_hoodie_is_deleted"
+  val IsDeletedColumn: String = MetaFields.IsDeleted
 
   /** The input's columns without meta columns. */
   def dataSchema(df: DataFrame): StructType =

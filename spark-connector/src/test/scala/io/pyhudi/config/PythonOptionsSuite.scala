@@ -1,0 +1,44 @@
+package io.pyhudi.config
+
+import java.nio.file.{Files, Paths}
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class PythonOptionsSuite extends AnyFunSuite {
+
+  private val text = PythonOptions.source
+
+  test("python/pyhudi/options.py is generated from the option definitions") {
+    val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "python", "pyhudi", "options.py")
+    val onDisk = new String(Files.readAllBytes(path), "UTF-8")
+    assert(onDisk == text, "python/pyhudi/options.py is stale: run make docs")
+  }
+
+  test("every option has a constant holding its key, and every enumeration a class of its values") {
+    for (e <- ReadConfig.entries ++ WriteConfig.entries) {
+      val name = PythonOptions.constantName(e.key)
+      assert(text.contains(s"""\n$name = "${e.key}"\n"""), e.key)
+      assert(text.contains(s"""    "$name",\n"""), s"$name is not exported")
+    }
+    assert(PythonOptions.className(ReadConfig.QueryType).contains("QueryType"))
+    assert(PythonOptions.className(WriteConfig.Operation).contains("WriteOperation"))
+    assert(PythonOptions.className(WriteConfig.HiveStylePartitioning).isEmpty, "booleans get no class")
+    assert(PythonOptions.className(WriteConfig.KeyGeneratorClass).isEmpty, "class names are not member names")
+    assert(text.contains("class QueryType(_StrEnum):"))
+    assert(text.contains("""    READ_OPTIMIZED = "read_optimized"""" + "\n"))
+    assert(text.contains("return self in (IndexType.GLOBAL_BLOOM, IndexType.GLOBAL_SIMPLE)"))
+  }
+
+  test("constant names follow the key without Hudi's prefixes") {
+    assert(PythonOptions.constantName("hoodie.datasource.query.type") == "QUERY_TYPE")
+    assert(PythonOptions.constantName("hoodie.datasource.read.begin.instanttime") == "BEGIN_INSTANTTIME")
+    assert(PythonOptions.constantName("hoodie.datasource.write.hive_style_partitioning") == "HIVE_STYLE_PARTITIONING")
+    assert(PythonOptions.constantName("hoodie.bucket.index.num.buckets") == "BUCKET_INDEX_NUM_BUCKETS")
+    assert(PythonOptions.constantName("as.of.instant") == "AS_OF_INSTANT")
+  }
+
+  test("no line is longer than ruff's limit") {
+    val long = text.linesIterator.filter(_.length > 120).toSeq
+    assert(long.isEmpty, long.mkString("\n"))
+  }
+}
