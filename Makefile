@@ -28,7 +28,8 @@ python:
 
 docs:
 	build/sbt "connector/runMain io.pyhudi.config.ConfigDocs docs/options.md" \
-		"connector/runMain io.pyhudi.config.PythonOptions python/pyhudi/options.py"
+		"connector/runMain io.pyhudi.config.PythonOptions python/pyhudi/options.py" \
+		"connector/runMain io.pyhudi.errors.ErrorDocs docs/errors.md"
 
 check:
 	dev/check.sh

@@ -29,6 +29,7 @@ __all__ = [
     "RollbackFailedError",
     "InvalidRecordError",
     "WriteConflictError",
+    "InstantStateError",
     "translated",
     "from_java",
 ]
@@ -97,6 +98,10 @@ class InvalidRecordError(PyhudiError):
 
 class WriteConflictError(PyhudiError):
     """Another writer changed or is writing the table; this write published nothing. Retry it."""
+
+
+class InstantStateError(PyhudiError):
+    """A write or compaction step that its instant's state does not allow (e.g. committing twice)."""
 
 
 def _classes() -> Dict[str, Type[PyhudiError]]:

@@ -136,7 +136,7 @@ object CompactionTransaction {
    * that `T` is requested again and can be re-executed. Repeatable. Returns the deleted paths.
    * Log files other writers appended against base instant `T` are left alone.
    *
-   * @throws IllegalStateException when `T` completed or is no pending compaction
+   * @throws io.pyhudi.errors.InstantStateException when `T` completed or is no pending compaction
    */
   def rollbackInflight(table: HoodieTable, instant: String): Seq[String] = {
     val writer = new TimelineWriter(table.storage, table.metaPath)

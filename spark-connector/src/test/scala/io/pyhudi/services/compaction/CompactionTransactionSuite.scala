@@ -2,7 +2,7 @@ package io.pyhudi.services.compaction
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.pyhudi.errors.CommitFailedException
+import io.pyhudi.errors.{CommitFailedException, InstantStateException}
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
 import io.pyhudi.timeline.avro.CompactionPlan
 import io.pyhudi.write.commit.{IOType, WriteTransaction}
@@ -60,17 +60,17 @@ class CompactionTransactionSuite extends AnyFunSuite {
   test("steps out of order and bad stats are rejected") {
     val table = copyOf("mor/v6_trips_8i1u")
     val t = CompactionTransaction.schedule(table, CompactionPlanner.plan(table).get)
-    intercept[IllegalStateException](CompactionTransaction.commit(table, t, Nil, schemaOf(table)))
+    intercept[InstantStateException](CompactionTransaction.commit(table, t, Nil, schemaOf(table)))
     CompactionTransaction.start(table, t)
-    intercept[IllegalStateException](CompactionTransaction.start(table, t))
+    intercept[InstantStateException](CompactionTransaction.start(table, t))
     intercept[CommitFailedException](CompactionTransaction.commit(table, t, Nil, schemaOf(table)))
     val stats = runCompaction(table, t)
     intercept[CommitFailedException](CompactionTransaction.commit(table, t, stats, " "))
     intercept[CommitFailedException](
       CompactionTransaction.commit(table, t, stats.map(_.copy(fileId = "other-0")), schemaOf(table)))
     CompactionTransaction.commit(table, t, stats, schemaOf(table))
-    intercept[IllegalStateException](CompactionTransaction.commit(table, t, stats, schemaOf(table)))
-    intercept[IllegalStateException](CompactionTransaction.rollbackInflight(table, t))
+    intercept[InstantStateException](CompactionTransaction.commit(table, t, stats, schemaOf(table)))
+    intercept[InstantStateException](CompactionTransaction.rollbackInflight(table, t))
   }
 
   test("schedule refuses pending writes, overlapping plans and empty plans") {

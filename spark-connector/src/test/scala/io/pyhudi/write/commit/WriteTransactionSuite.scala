@@ -2,7 +2,7 @@ package io.pyhudi.write.commit
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.pyhudi.errors.CommitFailedException
+import io.pyhudi.errors.{CommitFailedException, InstantStateException}
 import io.pyhudi.filegroup.PartitionMetafile
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
@@ -75,7 +75,7 @@ class WriteTransactionSuite extends AnyFunSuite {
     assert(cause.getSuppressed.isEmpty, cause.getSuppressed.toSeq)
     assertRolledBack(table, tx.instantTime, file)
     assert(snapshot(table).slices.map(_.baseFile.get.name) == Seq(name))
-    intercept[IllegalStateException](tx.commit(Nil, Extra))
+    assert(intercept[InstantStateException](tx.commit(Nil, Extra)).errorId == "INVALID_TRANSACTION_STATE")
   }
 
   test("a crashed writer is rolled back by rollbackFailedWrites") {
