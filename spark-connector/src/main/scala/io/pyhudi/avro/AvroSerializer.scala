@@ -167,7 +167,8 @@ private object AvroSerializer {
       // toByteArray can carry one redundant sign byte beyond what the fixed size holds.
       val extra = raw.length - size
       val sign = (raw(extra) >> 7).toByte
-      require(raw.iterator.take(extra).forall(_ == sign), s"decimal value exceeds $size bytes")
+      // Spark's decimal precision bounds the value, and the fixed size is derived from it.
+      if (!raw.iterator.take(extra).forall(_ == sign)) throw Errors.internal(s"decimal value exceeds $size bytes")
       raw.drop(extra)
     } else {
       val out = Array.fill[Byte](size)(if (negative) -1 else 0)

@@ -128,7 +128,7 @@ private[avro] object AvroValueConverters {
       out
     case f: GenericFixed => f.bytes.clone()
     case a: Array[Byte] => a.clone()
-    case other => throw new IllegalArgumentException(s"Not an Avro bytes value: ${other.getClass.getName}")
+    case other => throw Errors.internal(s"Not an Avro bytes value: ${other.getClass.getName}")
   }
 
   /** Decimals are big-endian two's complement unscaled values, rescaled to the read type. */

@@ -1,5 +1,6 @@
 package io.pyhudi.index
 
+import io.pyhudi.errors.Errors
 import io.pyhudi.write.Location
 
 /**
@@ -45,7 +46,7 @@ object TagResolution {
     case None => Tag.Insert
     case Some(at) if at.partitionPath == partitionPath => Tag.Update(at)
     case Some(at) if !indexType.isGlobal =>
-      throw new IllegalArgumentException(s"a partitioned index found a key of $partitionPath in ${at.partitionPath}")
+      throw Errors.internal(s"a partitioned index found a key of $partitionPath in ${at.partitionPath}")
     case Some(at) if updatePartitionPath => Tag.Move(at)
     case Some(at) => Tag.UpdateInPlace(at)
   }

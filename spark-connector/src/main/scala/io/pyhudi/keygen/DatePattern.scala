@@ -6,6 +6,8 @@ import java.time.format.{SignStyle, TextStyle}
 import java.time.temporal.{ChronoField, IsoFields, TemporalField, TemporalQueries}
 import java.util.Locale
 
+import io.pyhudi.errors.Errors
+
 import ChronoField._
 
 /**
@@ -16,7 +18,7 @@ import ChronoField._
  * `DateTimeFormatter.ofPattern`. Like Joda, values carry millisecond precision. Text fields are
  * English. Letters: G y Y x M d D w e E a h H k K m s S z Z; anything else is refused.
  *
- * @throws IllegalArgumentException naming the problem when the pattern cannot be compiled
+ * @throws io.pyhudi.errors.InvalidOptionException naming the problem when the pattern cannot be compiled
  */
 final class DatePattern(val pattern: String) {
   import DatePattern._
@@ -94,7 +96,7 @@ final class DatePattern(val pattern: String) {
           case 'z' => b.appendZoneText(if (n >= 4) TextStyle.FULL else TextStyle.SHORT)
           case 'Z' => if (n <= 2) offset(withColon = n == 2) else b.appendZoneId()
           case other =>
-            throw new IllegalArgumentException(s"pattern letter '$other' in '$pattern' is not supported")
+            throw Errors.invalidDatePattern(s"pattern letter '$other' in '$pattern' is not supported")
         }
     }
     if (parsing) defaults(b)
@@ -154,7 +156,7 @@ object DatePattern {
         !(j + 1 < pattern.length && pattern.charAt(j + 1) == '\''))) {
       j += (if (pattern.charAt(j) == '\'') 2 else 1)
     }
-    if (j >= pattern.length) throw new IllegalArgumentException(s"unterminated quote in '$pattern'")
+    if (j >= pattern.length) throw Errors.invalidDatePattern(s"unterminated quote in '$pattern'")
     j
   }
 }

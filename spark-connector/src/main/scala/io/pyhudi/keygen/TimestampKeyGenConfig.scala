@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit
 import scala.util.control.NonFatal
 
 import io.pyhudi.config.WriteConfig
-import io.pyhudi.errors.Errors
+import io.pyhudi.errors.{Errors, PyhudiException}
 
 /**
  * Settings of the timestamp-based key generator (Hudi's `hoodie.keygen.timebased.*`).
@@ -98,6 +98,9 @@ object TimestampKeyGenConfig {
   def parsePattern(key: String, value: String): DatePattern =
     try new DatePattern(value)
     catch {
+      // The option names the key; the pattern's own error adds only what is wrong with it.
+      case e: PyhudiException =>
+        throw Errors.invalidOption(key, value, s"not a usable date pattern: ${e.detail}")
       case NonFatal(e) =>
         throw Errors.invalidOption(key, value, s"not a usable date pattern: ${e.getMessage}")
     }

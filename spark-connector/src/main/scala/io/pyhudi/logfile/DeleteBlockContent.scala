@@ -154,7 +154,7 @@ private[logfile] object DeleteBlockContent {
         val micros = Math.addExact(Math.multiplyExact(v.getEpochSecond, 1000000L), v.getNano / 1000L)
         wrapper("TimestampMicrosWrapper", Long.box(micros))
       case Some(other) =>
-        throw new IllegalArgumentException(s"No Hudi ordering-value wrapper for ${other.getClass.getName}")
+        throw Errors.internal(s"No Hudi ordering-value wrapper for ${other.getClass.getName}")
     }
   }
 }

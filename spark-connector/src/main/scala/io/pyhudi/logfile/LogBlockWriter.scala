@@ -8,6 +8,8 @@ import scala.collection.immutable.ListMap
 import org.apache.avro.Schema
 import org.apache.avro.generic.GenericRecord
 
+import io.pyhudi.errors.Errors
+
 /**
  * Encodes log blocks as Hudi 0.14 writes them (hudi-format.md §6.2–6.7). Header entries are
  * written in the map's iteration order: blocks read by [[LogFormatReader]] keep the file's
@@ -21,7 +23,7 @@ object LogBlockWriter {
     case b: ParquetDataBlock => frame(BlockType.ParquetData, b.header, b.content)
     case b: DeleteBlock => frame(BlockType.Delete, b.header, DeleteBlockContent.encode(b.deletes))
     case b: CommandBlock => frame(BlockType.Command, b.header, Array.emptyByteArray)
-    case other => throw new IllegalArgumentException(s"Cannot encode ${other.getClass.getSimpleName}")
+    case other => throw Errors.internal(s"Cannot encode ${other.getClass.getSimpleName}")
   }
 
   /** The bytes of a log file holding `blocks` in order. */

@@ -5,6 +5,7 @@ import java.util.{Timer, TimerTask}
 import scala.util.control.NonFatal
 
 import io.pyhudi.config.WriteConfig
+import io.pyhudi.errors.Errors
 import io.pyhudi.storage.Storage
 
 /**
@@ -13,7 +14,8 @@ import io.pyhudi.storage.Storage
  * `hoodie.client.heartbeat.*`).
  */
 final case class HeartbeatPolicy(intervalMs: Long, tolerableMisses: Int) {
-  require(intervalMs > 0 && tolerableMisses > 0, s"heartbeat interval and misses must be positive: $this")
+  // hoodie.client.heartbeat.interval_in_ms accepts 0 as a non-negative long; it means nothing here.
+  if (intervalMs <= 0 || tolerableMisses <= 0) throw Errors.invalidHeartbeat(intervalMs, tolerableMisses)
 
   def expiryMs: Long = intervalMs * tolerableMisses
 

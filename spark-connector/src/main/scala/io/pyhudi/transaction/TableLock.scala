@@ -61,6 +61,6 @@ object TableLock {
           }
       }
     }
-    throw new IllegalStateException("unreachable")
+    throw Errors.internal("the commit lock's wait loop ended without taking the lock or timing out")
   }
 }

@@ -2,6 +2,7 @@ package io.pyhudi.index
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.pyhudi.errors.{ErrorId, PyhudiException}
 import io.pyhudi.write.Location
 
 class TagResolutionSuite extends AnyFunSuite {
@@ -30,7 +31,8 @@ class TagResolutionSuite extends AnyFunSuite {
   }
 
   test("a partitioned index never reports a key in another partition") {
-    intercept[IllegalArgumentException](
+    val e = intercept[PyhudiException](
       TagResolution.resolve(IndexType.Bloom, "2024/01", Some(elsewhere), updatePartitionPath = true))
+    assert(e.error == ErrorId.InternalError)
   }
 }

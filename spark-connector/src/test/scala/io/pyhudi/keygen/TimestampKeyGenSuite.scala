@@ -8,7 +8,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.pyhudi.errors.InvalidRecordException
+import io.pyhudi.errors.{ErrorId, InvalidOptionException, InvalidRecordException}
 
 class TimestampKeyGenSuite extends AnyFunSuite {
 
@@ -97,7 +97,7 @@ class TimestampKeyGenSuite extends AnyFunSuite {
     assert(p.format(sunday, ZoneOffset.UTC) == "[2021] {Jan} Sunday o'clock '03 PM 2021 AD 2020-W53-7 3")
     assert(new DatePattern("S|SS|SSSS").format(at, ZoneOffset.UTC) == "1|12|1230")
     Seq("yyyy-C", "yyyy-'open", "uuuu").foreach { bad =>
-      intercept[IllegalArgumentException](new DatePattern(bad))
+      assert(intercept[InvalidOptionException](new DatePattern(bad)).error == ErrorId.InvalidDatePattern)
     }
   }
 }

@@ -36,7 +36,7 @@ sealed trait BloomFilter extends Serializable {
 
   protected final def positions(key: String, row: BloomRow): Array[Int] = {
     if (key == null || key.isEmpty)
-      throw new IllegalArgumentException("A bloom filter key must be a non-empty string")
+      throw Errors.internal("A bloom filter key must be a non-empty string")
     BloomRow.positions(key, row.numHashes, row.vectorSize)
   }
 }
@@ -117,7 +117,7 @@ object BloomFilter {
 
   /** A DYNAMIC_V0 filter: rows sized like [[simple]], growing until they hold `maxEntries`. */
   def dynamic(numEntries: Int, fpp: Double, maxEntries: Int): BloomFilter = {
-    if (maxEntries <= 0) throw new IllegalArgumentException(s"maxEntries must be positive, got $maxEntries")
+    if (maxEntries <= 0) throw Errors.internal(s"maxEntries must be positive, got $maxEntries")
     new DynamicBloomFilter(numEntries, maxEntries, ArrayBuffer(newRow(numEntries, fpp)), 0)
   }
 
@@ -166,11 +166,11 @@ object BloomFilter {
   /** A row of m = ceil(n·(−ln p)/(ln 2)²) bits and k = ceil(ln 2 · m / n) hashes (§5.3). */
   private def newRow(numEntries: Int, fpp: Double): BloomRow = {
     if (numEntries <= 0 || !(fpp > 0 && fpp < 1))
-      throw new IllegalArgumentException(
+      throw Errors.internal(
         s"A bloom filter needs numEntries > 0 and 0 < fpp < 1, got numEntries=$numEntries fpp=$fpp")
     val bits = math.ceil(numEntries * (-math.log(fpp) / (math.log(2) * math.log(2))))
     if (bits >= Int.MaxValue)
-      throw new IllegalArgumentException(s"A bloom filter for $numEntries keys at fpp $fpp needs $bits bits")
+      throw Errors.internal(s"A bloom filter for $numEntries keys at fpp $fpp needs $bits bits")
     val numHashes = math.ceil(math.log(2) * bits.toInt / numEntries).toInt
     new BloomRow(numHashes, bits.toInt)
   }

@@ -2,6 +2,8 @@ package io.pyhudi.index.bucket
 
 import java.util.{Locale, UUID}
 
+import io.pyhudi.errors.Errors
+
 /**
  * Bucket numbers and file ids of Apache Hudi's simple bucket index (hudi-format.md §11), as Hudi
  * 0.14 computes them, so that Hudi's writers route every key to the file group pyhudi chose.
@@ -17,7 +19,7 @@ object BucketIdentifier {
    * A complex key `f1:v1,f2:v2` gives the values of `hashFields` in the order of `hashFields`.
    */
   def bucketId(recordKey: String, hashFields: Seq[String], numBuckets: Int): Int = {
-    if (numBuckets <= 0) throw new IllegalArgumentException(s"numBuckets must be positive, got $numBuckets")
+    if (numBuckets <= 0) throw Errors.internal(s"numBuckets must be positive, got $numBuckets")
     (listHashCode(hashValues(recordKey, hashFields)) & Int.MaxValue) % numBuckets
   }
 
@@ -30,7 +32,7 @@ object BucketIdentifier {
       val pairs = recordKey.split(",").map { part =>
         val kv = part.split(":")
         if (kv.length < 2)
-          throw new IllegalArgumentException(s"Record key '$recordKey' has a part '$part' without a value")
+          throw Errors.recordKeyPartWithoutValue(recordKey, part)
         kv(0) -> kv(1)
       }.toMap
       // A hash field missing from the key hashes as null (0), as in Java's map lookup.
@@ -39,7 +41,7 @@ object BucketIdentifier {
 
   /** Bucket number as the 8-digit, zero-padded prefix of its file ids (3 → `00000003`). */
   def fileIdPrefix(bucket: Int): String = {
-    if (bucket < 0) throw new IllegalArgumentException(s"A bucket number is not negative, got $bucket")
+    if (bucket < 0) throw Errors.internal(s"A bucket number is not negative, got $bucket")
     String.format(Locale.ROOT, "%08d", Int.box(bucket))
   }
 

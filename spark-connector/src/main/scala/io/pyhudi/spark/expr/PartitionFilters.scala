@@ -47,17 +47,18 @@ final class PartitionFilters(config: TableConfig, schema: StructType, filters: S
   private def typed(column: String, values: Map[String, Option[String]]): Option[Option[Any]] =
     values.get(column).map(_.flatMap { raw =>
       val t = schema.find(_.name == column).map(_.dataType)
-      t.flatMap(dt => Try[Any](convert(raw, dt)).toOption)
+      t.flatMap(dt => Try(convert(raw, dt)).toOption.flatten)
     }).filter(v => v.isDefined || values.get(column).exists(_.isEmpty))
 
-  private def convert(raw: String, dt: DataType): Any = dt match {
-    case StringType => raw
-    case ByteType | ShortType | IntegerType | LongType => java.lang.Long.parseLong(raw)
-    case FloatType | DoubleType => java.lang.Double.parseDouble(raw)
-    case _: DecimalType => new java.math.BigDecimal(raw)
-    case BooleanType => java.lang.Boolean.parseBoolean(raw)
-    case DateType => LocalDate.parse(raw)
-    case _ => throw new IllegalArgumentException(s"unsupported partition type $dt")
+  /** The value of a partition path segment as `dt`; None for a type filters do not prune on. */
+  private def convert(raw: String, dt: DataType): Option[Any] = dt match {
+    case StringType => Some(raw)
+    case ByteType | ShortType | IntegerType | LongType => Some(java.lang.Long.parseLong(raw))
+    case FloatType | DoubleType => Some(java.lang.Double.parseDouble(raw))
+    case _: DecimalType => Some(new java.math.BigDecimal(raw))
+    case BooleanType => Some(java.lang.Boolean.parseBoolean(raw))
+    case DateType => Some(LocalDate.parse(raw))
+    case _ => None
   }
 
   private def literal(v: Any): Any = v match {

@@ -4,6 +4,7 @@ import org.apache.spark.SparkContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
+import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.index.{IndexType, Tag, TagResolution}
 import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
@@ -67,7 +68,7 @@ object SparkIndex {
     case IndexType.Bloom | IndexType.GlobalBloom => new BloomIndex(sc, spec, files, keyReader, conf)
     case IndexType.Simple | IndexType.GlobalSimple => new SimpleIndex(sc, spec, files, keyReader)
     case IndexType.Bucket =>
-      throw new IllegalArgumentException("the bucket index has no lookup; route with write.plan.BucketRouting")
+      throw Errors.internal("the bucket index has no lookup; route with write.plan.BucketRouting")
   }
 
   def keysOf(reader: FileReader, base: BaseFile): Iterator[String] =

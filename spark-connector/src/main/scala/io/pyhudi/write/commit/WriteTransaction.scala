@@ -31,7 +31,8 @@ import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, T
 final class WriteTransaction(table: HoodieTable, action: String, operationType: String,
     generator: InstantTimeGenerator = InstantTimeGenerator.Default,
     concurrency: ConcurrencyConfig = ConcurrencyConfig.Default) {
-  require(Action.Writes(action), s"A write transaction is a commit, deltacommit or replacecommit, not $action")
+  if (!Action.Writes(action))
+    throw Errors.internal(s"A write transaction is a commit, deltacommit or replacecommit, not $action")
 
   private val timeline = new TimelineWriter(table.storage, table.metaPath)
 

@@ -5,6 +5,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.expressions.JoinedRow
 
 import io.pyhudi.avro.AvroSerializer
+import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.{LogFile, PartitionMetafile}
 import io.pyhudi.logfile.{DeleteRecord, LogBlock, LogBlockWriter}
 import io.pyhudi.storage.Storage
@@ -38,7 +39,7 @@ final class AppendHandle(
     writeToken: String,
     taskPartition: Int) {
 
-  require(nextLogVersion >= 1, s"log versions start at 1, got $nextLogVersion")
+  if (nextLogVersion < 1) throw Errors.internal(s"log versions start at 1, got $nextLogVersion")
 
   /** The name of the first log file this handle writes. */
   val fileName: String = LogFile.fileName(fileId, baseInstant, nextLogVersion, writeToken)
@@ -57,10 +58,10 @@ final class AppendHandle(
    * Writes the log file(s): partition metafile if missing, an APPEND marker before each file,
    * then the file. Upserts that would make a file larger than `ctx.maxLogFileSize` roll over to
    * the next log version; the delete block goes into the last file.
-   * @throws IllegalStateException when no record was added
+   * @throws io.pyhudi.errors.PyhudiException (INTERNAL_ERROR) when no record was added
    */
   def write(): Seq[HandleResult] = {
-    if (incoming.isEmpty) throw new IllegalStateException(
+    if (incoming.isEmpty) throw Errors.internal(
       s"No records to append to file group $fileId in partition '$partitionPath' for instant ${ctx.instantTime}")
     val (deletes, upserts) = incoming.values.toSeq.partition(_.isDelete)
     val storage = new Storage(ctx.conf.value)

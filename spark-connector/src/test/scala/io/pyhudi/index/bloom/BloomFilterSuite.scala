@@ -11,7 +11,7 @@ import org.apache.hadoop.util.bloom.{Filter, Key}
 import org.apache.hadoop.util.hash.Hash
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.pyhudi.errors.{CorruptFileException, InvalidTableException}
+import io.pyhudi.errors.{CorruptFileException, ErrorId, InvalidTableException, PyhudiException}
 
 class BloomFilterSuite extends AnyFunSuite {
 
@@ -112,7 +112,7 @@ class BloomFilterSuite extends AnyFunSuite {
 
   test("empty keys cannot be added and are never contained") {
     val filter = BloomFilter.simple(10, 1e-3)
-    assertThrows[IllegalArgumentException](filter.add(""))
+    assert(intercept[PyhudiException](filter.add("")).error == ErrorId.InternalError)
     assert(!filter.mightContain(""))
   }
 
@@ -127,7 +127,7 @@ class BloomFilterSuite extends AnyFunSuite {
       .contains("bytes left"))
     // a SIMPLE filter read as DYNAMIC_V0 runs out of bytes
     intercept[CorruptFileException](BloomFilter.deserialize(good, Some("DYNAMIC_V0")))
-    assertThrows[IllegalArgumentException](BloomFilter.simple(0, 1e-3))
-    assertThrows[IllegalArgumentException](BloomFilter.simple(10, 1.5))
+    assert(intercept[PyhudiException](BloomFilter.simple(0, 1e-3)).error == ErrorId.InternalError)
+    assert(intercept[PyhudiException](BloomFilter.simple(10, 1.5)).error == ErrorId.InternalError)
   }
 }

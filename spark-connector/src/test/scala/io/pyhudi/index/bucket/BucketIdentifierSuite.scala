@@ -2,6 +2,8 @@ package io.pyhudi.index.bucket
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.pyhudi.errors.{ErrorId, InvalidRecordException, PyhudiException}
+
 class BucketIdentifierSuite extends AnyFunSuite {
 
   import BucketIdentifier._
@@ -43,8 +45,8 @@ class BucketIdentifierSuite extends AnyFunSuite {
     assert(bucketId("id:1", Seq("other"), 1000) == 31)
     // a value with its own ':' is cut there, as Java's split(":") leaves it
     assert(hashValues("ts:10:30,id:7", Seq("ts", "id")) == Seq("10", "7"))
-    assertThrows[IllegalArgumentException](bucketId("id:", Seq("id"), 4))
-    assertThrows[IllegalArgumentException](bucketId("a", Seq("id"), 0))
+    assert(intercept[InvalidRecordException](bucketId("id:", Seq("id"), 4)).error == ErrorId.RecordKeyPartWithoutValue)
+    assert(intercept[PyhudiException](bucketId("a", Seq("id"), 0)).error == ErrorId.InternalError)
   }
 
   test("file id prefix and bucket round trip") {
