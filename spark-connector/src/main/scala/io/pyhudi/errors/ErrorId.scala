@@ -13,8 +13,12 @@ import scala.reflect.ClassTag
  * only compiles with an `ErrorId[TableNotFoundException]`.
  */
 final class ErrorId[E <: PyhudiException] private (val id: String, val meaning: String,
-    val exceptionClass: Class[_ <: PyhudiException]) {
+    val exceptionClass: Class[_ <: PyhudiException]) extends Serializable {
   override def toString: String = id
+
+  // Exceptions thrown in Spark tasks reach the driver serialized: an exception that cannot be
+  // serialized arrives as text only, and its class is lost. Read back, an id is the registered one.
+  private def readResolve(): AnyRef = ErrorId.all.find(_.id == id).getOrElse(this)
 }
 
 object ErrorId {

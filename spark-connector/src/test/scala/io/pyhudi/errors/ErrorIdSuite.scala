@@ -49,6 +49,17 @@ class ErrorIdSuite extends AnyFunSuite {
     assert(ErrorId.all.filterNot(used.contains).isEmpty, ErrorId.all.filterNot(used.contains))
   }
 
+  test("exceptions survive Java serialization with their id (Spark ships task failures to the driver)") {
+    val bytes = new java.io.ByteArrayOutputStream
+    val out = new java.io.ObjectOutputStream(bytes)
+    out.writeObject(Errors.nullOrEmptyRecordKey("id", null))
+    out.close()
+    val in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray))
+    val e = in.readObject().asInstanceOf[InvalidRecordException]
+    assert(e.error eq ErrorId.NullOrEmptyRecordKey)
+    assert(e.getMessage.startsWith("[NULL_OR_EMPTY_RECORD_KEY] Record key field 'id' is null"))
+  }
+
   test("messages keep their wording after the id") {
     assert(Errors.pathNotFound("/data/t").getMessage == "[PATH_NOT_FOUND] Path does not exist: /data/t")
     val internal = Errors.internal("two slices share a file id")
