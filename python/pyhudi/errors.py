@@ -10,9 +10,26 @@ directly can translate what Spark raises with :func:`translated`::
 
 The JVM exception may arrive wrapped (a task failure, Spark's own wrappers); the first pyhudi
 exception in its cause chain decides the class, and its message is kept word for word.
+
+Every error also carries a stable id, :attr:`PyhudiError.error_id`: an UPPER_SNAKE_CASE name of
+the error condition (``PATH_NOT_FOUND``, ``INVALID_OPTION_VALUE``, ``WRITE_CONFLICT``,
+``MISSING_FILE``, ...) that also starts the message in brackets (``[PATH_NOT_FOUND] Path does not
+exist: ...``). Ids and classes are stable across releases, message wording is not: branch on
+them::
+
+    try:
+        pyhudi.write(df, path, record_key="id")
+    except pyhudi.errors.WriteConflictError as e:
+        if e.error_id != "CONCURRENT_WRITER_ACTIVE":
+            raise
+        ...  # another writer is still running: retry once it is done
+
+``docs/errors.md`` lists every id with its class and meaning; ``INTERNAL_ERROR`` is a bug in
+pyhudi (please report it).
 """
 
 import contextlib
+import re
 from typing import Any, Dict, Iterator, Optional, Type
 
 __all__ = [
@@ -36,20 +53,30 @@ __all__ = [
 
 JVM_PACKAGE = "io.pyhudi.errors."
 
+# The id the JVM puts before every message: "[PATH_NOT_FOUND] Path does not exist: ...".
+_ID_PREFIX = re.compile(r"^\[([A-Z][A-Z0-9_]*)\] ")
+
 
 class PyhudiError(Exception):
     """Base of the errors pyhudi raises on purpose (``io.pyhudi.errors.PyhudiException``).
 
+    :ivar message: the JVM message, word for word (it starts with ``[<error_id>] ``).
     :ivar java_class: the JVM exception's class name.
+    :ivar error_id: the stable id of the error condition (``PATH_NOT_FOUND``, ...; see
+        ``docs/errors.md``), or None when neither the JVM exception nor the message names one.
     """
 
     java_class: str = JVM_PACKAGE + "PyhudiException"
 
-    def __init__(self, message: str, java_class: Optional[str] = None) -> None:
+    def __init__(self, message: str, java_class: Optional[str] = None, error_id: Optional[str] = None) -> None:
         super().__init__(message)
         self.message = message
         if java_class is not None:
             self.java_class = java_class
+        if error_id is None:
+            prefix = _ID_PREFIX.match(message)
+            error_id = prefix.group(1) if prefix else None
+        self.error_id: Optional[str] = error_id
 
 
 class TableNotFoundError(PyhudiError):
@@ -123,10 +150,20 @@ def from_java(java_exception: Any) -> Optional[PyhudiError]:
         name = current.getClass().getName()
         if name.startswith(JVM_PACKAGE):
             cls = classes.get(name[len(JVM_PACKAGE) :], PyhudiError)
-            return cls(str(current.getMessage()), java_class=name)
+            return cls(str(current.getMessage()), java_class=name, error_id=_error_id(current))
         current = current.getCause()
         seen += 1
     return None
+
+
+def _error_id(java_exception: Any) -> Optional[str]:
+    """``errorId()`` of a JVM ``PyhudiException``; None for a JVM class without it (the message
+    prefix is then parsed instead)."""
+    try:
+        value = java_exception.errorId()
+    except Exception:  # py4j raises when the method does not exist
+        return None
+    return str(value) if value is not None else None
 
 
 @contextlib.contextmanager
