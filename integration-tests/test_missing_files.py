@@ -56,6 +56,7 @@ def _missing_error(spark: Any, path: Path, options: Dict[str, str], file: str, i
     with pytest.raises(errors.MissingFileError) as caught:
         with errors.translated():
             harness.read_table(spark, path, options).collect()
+    assert caught.value.error_id == "MISSING_FILE"
     assert file in caught.value.message and instant in caught.value.message, caught.value.message
 
 
@@ -135,6 +136,7 @@ def test_upsert_into_a_table_with_a_missing_file_fails_and_commits_nothing(spark
     with pytest.raises(errors.MissingFileError) as caught:
         pyhudi.write(spark.createDataFrame([("a2", "a", 3, "v3")], SCHEMA), path, record_key="id",
                      partition_by="part", precombine="ts")
+    assert caught.value.error_id == "MISSING_FILE"
     assert stat["path"] in caught.value.message and c2 in caught.value.message
     assert harness.completed_instants(path) == before
     assert harness.pending_instants(path) == []
@@ -151,6 +153,7 @@ def test_compaction_of_a_slice_with_a_missing_log_fails(spark, tmp_path):
     before = harness.timeline_files(path)
     with pytest.raises(errors.MissingFileError) as caught:
         pyhudi.compact(spark, str(path))
+    assert caught.value.error_id == "MISSING_FILE"
     assert stat["path"] in caught.value.message and c2 in caught.value.message
     assert harness.timeline_files(path) == before
 
@@ -160,6 +163,7 @@ def test_invalid_option_value(spark, cow_two_commits):
     with pytest.raises(errors.InvalidOptionError) as caught:
         with errors.translated():
             harness.read_table(spark, path, {MISSING_FILES: "ignore"}).collect()
+    assert caught.value.error_id == "INVALID_OPTION_VALUE"
     assert MISSING_FILES in caught.value.message and "ignore" in caught.value.message
 
 

@@ -4,14 +4,15 @@ After every refused write: no new completed instant, the table reads exactly as 
 (pyhudi and hudi-rs), and a first write leaves no table behind. For writes into an existing
 table, a valid write afterwards still succeeds and reads correctly.
 
-PySpark wraps JVM exceptions in several classes, so the tests catch ``Exception`` and
-assert on message substrings only.
+Every refusal is asserted by pyhudi's error class and stable error id (``pyhudi.errors.translated()``
+maps what PySpark raises back to those classes), and on the message only for the column, option or
+value it must name.
 """
 
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Type
 
 import pytest
 from pyspark.sql.types import (
@@ -24,6 +25,7 @@ from pyspark.sql.types import (
 
 import harness
 import write_support as ws
+from pyhudi import errors
 
 SCHEMA = StructType(
     [
@@ -50,10 +52,14 @@ def _save(spark: Any, rows: Sequence[Any], path: Path, options: Dict[str, Any], 
     spark.createDataFrame(list(rows), schema).write.format("pyhudi").options(**options).mode(mode).save(str(path))
 
 
-def _error_of(spark: Any, rows: Sequence[Any], path: Path, options: Dict[str, Any], schema: StructType = SCHEMA) -> str:
-    with pytest.raises(Exception) as info:
-        _save(spark, rows, path, options, schema)
-    return str(info.value)
+def _error_of(spark: Any, rows: Sequence[Any], path: Path, options: Dict[str, Any], cls: Type[errors.PyhudiError],
+              error_id: str, schema: StructType = SCHEMA) -> str:
+    """The message of the error the write raises, after checking its class and id."""
+    with pytest.raises(cls) as info:
+        with errors.translated():
+            _save(spark, rows, path, options, schema)
+    assert info.value.error_id == error_id, info.value.message[:3000]
+    return info.value.message
 
 
 def _assert_mentions(message: str, *patterns: str) -> None:
@@ -119,8 +125,9 @@ def existing(base_table, tmp_path) -> Path:
 def test_bad_record_key_in_first_write(spark, tmp_path, operation, bad_key, what):
     path = tmp_path / "new"
     rows = ROWS + [(bad_key, "x", 1, 1)]
-    message = _error_of(spark, rows, path, {**OPTIONS, "hoodie.datasource.write.operation": operation})
-    _assert_mentions(message, r"(?i)record key", what, r"\brk\b")
+    message = _error_of(spark, rows, path, {**OPTIONS, "hoodie.datasource.write.operation": operation},
+                        errors.InvalidRecordError, "NULL_OR_EMPTY_RECORD_KEY")
+    _assert_mentions(message, what, r"\brk\b")
     _assert_no_table(path)
 
 
@@ -129,8 +136,9 @@ def test_bad_record_key_in_first_write(spark, tmp_path, operation, bad_key, what
 def test_bad_record_key_into_existing_table(spark, existing, operation, bad_key, what):
     before = _state(spark, existing)
     rows = [("r1", "x", 50, 5), (bad_key, "x", 51, 6)]
-    message = _error_of(spark, rows, existing, {**OPTIONS, "hoodie.datasource.write.operation": operation})
-    _assert_mentions(message, r"(?i)record key", what, r"\brk\b")
+    message = _error_of(spark, rows, existing, {**OPTIONS, "hoodie.datasource.write.operation": operation},
+                        errors.InvalidRecordError, "NULL_OR_EMPTY_RECORD_KEY")
+    _assert_mentions(message, what, r"\brk\b")
     _assert_unchanged(spark, existing, before, f"{operation} with a {what} key")
     _assert_next_write_works(spark, existing, f"{operation} with a {what} key")
 
@@ -139,30 +147,33 @@ def test_bad_record_key_into_existing_table(spark, existing, operation, bad_key,
 # Missing columns
 
 MISSING = {
-    "record key": ("hoodie.datasource.write.recordkey.field", "no_such_key"),
-    "partition path": ("hoodie.datasource.write.partitionpath.field", "no_such_part"),
-    "precombine": ("hoodie.datasource.write.precombine.field", "no_such_ord"),
+    "record key": ("hoodie.datasource.write.recordkey.field", "no_such_key", "KEY_FIELD_NOT_FOUND"),
+    "partition path": ("hoodie.datasource.write.partitionpath.field", "no_such_part", "KEY_FIELD_NOT_FOUND"),
+    "precombine": ("hoodie.datasource.write.precombine.field", "no_such_ord", "COLUMN_NOT_FOUND"),
 }
 
 
 @pytest.mark.parametrize("what", list(MISSING))
 def test_missing_column_in_first_write(spark, tmp_path, what):
-    key, column = MISSING[what]
+    key, column, error_id = MISSING[what]
     path = tmp_path / "new"
-    message = _error_of(spark, ROWS, path, {**OPTIONS, key: column})
+    message = _error_of(spark, ROWS, path, {**OPTIONS, key: column}, errors.InvalidOptionError, error_id)
     _assert_mentions(message, re.escape(column))
     _assert_no_table(path)
 
 
-@pytest.mark.parametrize("column", ["rk", "pp", "ord"])
-def test_input_without_a_table_column_into_existing_table(spark, existing, column):
+@pytest.mark.parametrize("column,error_id", [
+    ("rk", "KEY_FIELD_NOT_FOUND"), ("pp", "KEY_FIELD_NOT_FOUND"), ("ord", "COLUMN_NOT_FOUND"),
+])
+def test_input_without_a_table_column_into_existing_table(spark, existing, column, error_id):
     # The table's key, partition and precombine fields come from hoodie.properties; the input
     # lacks one of them.
     schema = StructType([f for f in SCHEMA.fields if f.name != column])
     index = [f.name for f in SCHEMA.fields].index(column)
     rows = [tuple(v for i, v in enumerate(r) if i != index) for r in ROWS[:2]]
     before = _state(spark, existing)
-    message = _error_of(spark, rows, existing, {"hoodie.table.name": "errs"}, schema)
+    message = _error_of(spark, rows, existing, {"hoodie.table.name": "errs"}, errors.InvalidOptionError,
+                        error_id, schema)
     _assert_mentions(message, rf"\b{column}\b")
     _assert_unchanged(spark, existing, before, f"input without {column}")
     _assert_next_write_works(spark, existing, f"input without {column}")
@@ -175,7 +186,8 @@ def test_input_without_a_table_column_into_existing_table(spark, existing, colum
 def test_column_type_that_cannot_be_cast(spark, existing):
     schema = StructType([*SCHEMA.fields[:3], StructField("amount", StringType())])
     before = _state(spark, existing)
-    message = _error_of(spark, [("r1", "x", 50, "lots")], existing, OPTIONS, schema)
+    message = _error_of(spark, [("r1", "x", 50, "lots")], existing, OPTIONS, errors.InvalidOptionError,
+                        "INCOMPATIBLE_COLUMN_TYPE", schema)
     _assert_mentions(message, r"\bamount\b", r"(?i)(int|integer)", r"(?i)string")
     _assert_unchanged(spark, existing, before, "string into an int column")
     _assert_next_write_works(spark, existing, "string into an int column")
@@ -184,12 +196,12 @@ def test_column_type_that_cannot_be_cast(spark, existing):
 def test_unknown_operation_lists_valid_values(spark, tmp_path, existing):
     opts = {**OPTIONS, "hoodie.datasource.write.operation": "bogus"}
     path = tmp_path / "new"
-    message = _error_of(spark, ROWS, path, opts)
+    message = _error_of(spark, ROWS, path, opts, errors.InvalidOptionError, "INVALID_OPTION_VALUE")
     _assert_mentions(message, r"hoodie\.datasource\.write\.operation", r"\bbogus\b", *(rf"\b{v}\b" for v in VALID_OPERATIONS))
     _assert_no_table(path)
 
     before = _state(spark, existing)
-    message = _error_of(spark, ROWS[:2], existing, opts)
+    message = _error_of(spark, ROWS[:2], existing, opts, errors.InvalidOptionError, "INVALID_OPTION_VALUE")
     _assert_mentions(message, r"hoodie\.datasource\.write\.operation", r"\bbogus\b", r"\bupsert\b")
     _assert_unchanged(spark, existing, before, "operation=bogus")
 
@@ -197,12 +209,12 @@ def test_unknown_operation_lists_valid_values(spark, tmp_path, existing):
 def test_unknown_index_type(spark, tmp_path, existing):
     opts = {**OPTIONS, "hoodie.index.type": "BOGUS_INDEX"}
     path = tmp_path / "new"
-    message = _error_of(spark, ROWS, path, opts)
+    message = _error_of(spark, ROWS, path, opts, errors.InvalidOptionError, "INVALID_OPTION_VALUE")
     _assert_mentions(message, r"hoodie\.index\.type", r"BOGUS_INDEX", *(rf"\b{v}\b" for v in VALID_INDEXES))
     _assert_no_table(path)
 
     before = _state(spark, existing)
-    message = _error_of(spark, ROWS[:2], existing, opts)
+    message = _error_of(spark, ROWS[:2], existing, opts, errors.InvalidOptionError, "INVALID_OPTION_VALUE")
     _assert_mentions(message, r"hoodie\.index\.type", r"BOGUS_INDEX")
     _assert_unchanged(spark, existing, before, "index.type=BOGUS_INDEX")
 
@@ -210,8 +222,8 @@ def test_unknown_index_type(spark, tmp_path, existing):
 def test_record_key_conflicting_with_the_table(spark, existing):
     before = _state(spark, existing)
     opts = {**OPTIONS, "hoodie.datasource.write.recordkey.field": "amount"}
-    message = _error_of(spark, ROWS[:2], existing, opts)
-    _assert_mentions(message, r"hoodie\.datasource\.write\.recordkey\.field|record ?key", r"\bamount\b", r"\brk\b")
+    message = _error_of(spark, ROWS[:2], existing, opts, errors.InvalidOptionError, "CONFLICTING_TABLE_CONFIG")
+    _assert_mentions(message, r"hoodie\.datasource\.write\.recordkey\.field", r"\bamount\b", r"\brk\b")
     _assert_unchanged(spark, existing, before, "record key amount vs rk")
     _assert_next_write_works(spark, existing, "record key amount vs rk")
 
@@ -220,20 +232,22 @@ def test_record_key_conflicting_with_the_table(spark, existing):
 UNSUPPORTED = {
     "no meta fields": (
         {"hoodie.populate.meta.fields": "false"},
-        [r"(?i)not supported", r"hoodie\.populate\.meta\.fields"],
+        "UNSUPPORTED_WRITE",
+        [r"hoodie\.populate\.meta\.fields"],
     ),
     "custom key generator": (
         {"hoodie.datasource.write.keygenerator.class": "com.example.NoSuchKeyGenerator"},
-        [r"(?i)not supported|valid values", r"com\.example\.NoSuchKeyGenerator", r"ComplexKeyGenerator"],
+        "INVALID_OPTION_VALUE",
+        [r"com\.example\.NoSuchKeyGenerator", r"ComplexKeyGenerator"],
     ),
 }
 
 
 @pytest.mark.parametrize("what", list(UNSUPPORTED))
 def test_unsupported_feature_on_create(spark, tmp_path, what):
-    extra, patterns = UNSUPPORTED[what]
+    extra, error_id, patterns = UNSUPPORTED[what]
     path = tmp_path / "unsupported"
-    message = _error_of(spark, ROWS, path, {**OPTIONS, **extra})
+    message = _error_of(spark, ROWS, path, {**OPTIONS, **extra}, errors.InvalidOptionError, error_id)
     _assert_mentions(message, *patterns)
     _assert_no_table(path)
 
@@ -241,6 +255,6 @@ def test_unsupported_feature_on_create(spark, tmp_path, what):
 def test_missing_table_name_on_create(spark, tmp_path):
     path = tmp_path / "noname"
     opts = {k: v for k, v in OPTIONS.items() if k != "hoodie.table.name"}
-    message = _error_of(spark, ROWS, path, opts)
+    message = _error_of(spark, ROWS, path, opts, errors.InvalidOptionError, "MISSING_OPTION")
     _assert_mentions(message, r"hoodie\.table\.name")
     _assert_no_table(path)

@@ -6,7 +6,6 @@ row and all five meta columns, and both must hold the rows the writes imply.
 
 import datetime as dt
 import random
-import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -23,6 +22,7 @@ from pyspark.sql.types import (
 
 import harness
 import write_support as ws
+from pyhudi import errors
 
 FORMAT = "pyhudi"
 KEYGEN = "org.apache.hudi.keygen."
@@ -101,11 +101,11 @@ def test_error_if_exists_is_the_default_mode(spark, tmp_path):
     _check(spark, path, _expected(rows, ws.SCHEMA, commit, ws.record_key, _plain_path), "first write", ws.COLUMNS)
 
     for mode in (None, "errorifexists", "error"):
-        with pytest.raises(Exception) as info:
-            _save(_df(spark, _rows(3, seed=8)), path, _base_options(), mode=mode)
-        message = str(info.value)
-        assert re.search(r"(?i)already exists", message), message[:2000]
-        assert str(path) in message, message[:2000]
+        with pytest.raises(errors.InvalidOptionError) as info:
+            with errors.translated():
+                _save(_df(spark, _rows(3, seed=8)), path, _base_options(), mode=mode)
+        assert info.value.error_id == "TABLE_EXISTS_FOR_SAVE_MODE", info.value.message[:2000]
+        assert str(path) in info.value.message, info.value.message[:2000]
     assert harness.completed_instants(path) == [(commit, "commit")]
     assert harness.pending_instants(path) == []
     _check(spark, path, _expected(rows, ws.SCHEMA, commit, ws.record_key, _plain_path), "after refused writes", ws.COLUMNS)
