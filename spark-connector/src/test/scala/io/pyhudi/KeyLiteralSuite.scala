@@ -16,8 +16,12 @@ class KeyLiteralSuite extends AnyFunSuite {
   private val root: Path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."),
     "spark-connector", "src", "main", "scala", "io", "pyhudi")
 
-  /** Files whose purpose is to define keys: the option entries and the table properties. */
-  private val definingFiles = Set("config/ReadConfig.scala", "config/WriteConfig.scala", "table/TableConfig.scala")
+  /**
+   * Files whose purpose is to define keys: the option entries and the table properties; and the
+   * error registry, whose one-line meanings (docs/errors.md) name keys as prose.
+   */
+  private val definingFiles =
+    Set("config/ReadConfig.scala", "config/WriteConfig.scala", "table/TableConfig.scala", "errors/ErrorId.scala")
 
   /** Single constants elsewhere, each the one definition of a file name, by file. */
   private val definingConstants: Map[String, Set[String]] = Map(

@@ -2,6 +2,7 @@ package io.pyhudi.config
 
 import java.util.Locale
 
+import io.pyhudi.errors.Errors
 import io.pyhudi.index.IndexType
 import io.pyhudi.schema.MetaFields
 
@@ -61,7 +62,7 @@ object PythonOptions {
     val names = entries.flatMap(e => constantName(e.key) +: (className(e).toSeq ++ aliases.getOrElse(e.key, Nil))) :+
       "IS_DELETED_COLUMN"
     val duplicates = names.diff(names.distinct)
-    require(duplicates.isEmpty, s"options.py names used twice: ${duplicates.mkString(", ")}")
+    if (duplicates.nonEmpty) throw Errors.internal(s"options.py names used twice: ${duplicates.mkString(", ")}")
 
     val sb = new StringBuilder
     // Scala's raw strings cannot hold Python's triple quotes: ''' stands for them.

@@ -45,8 +45,8 @@ object Errors {
 
   def invalidHeartbeat(intervalMs: Long, tolerableMisses: Int): InvalidOptionException =
     new InvalidOptionException(ErrorId.InvalidOptionValue,
-      s"Heartbeat interval $intervalMs ms (hoodie.client.heartbeat.interval_in_ms) and tolerable misses " +
-        s"$tolerableMisses (hoodie.client.heartbeat.tolerable.misses) must both be positive")
+      s"Heartbeat interval $intervalMs ms (${WriteConfig.HeartbeatInterval.key}) and tolerable misses " +
+        s"$tolerableMisses (${WriteConfig.HeartbeatTolerableMisses.key}) must both be positive")
 
   def missingOption(key: String, why: String): InvalidOptionException =
     new InvalidOptionException(ErrorId.MissingOption, s"Option $key is required $why")
