@@ -1,0 +1,1 @@
+"""``pyhudi``: inspect Hudi tables (table version 6) without Spark or a JVM."""
