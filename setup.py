@@ -131,8 +131,10 @@ setup(
     include_package_data=False,
     zip_safe=False,
     python_requires=">=3.9",
-    install_requires=[],
+    # The pyhudi command (pyhudi.cli) reads parquet footers and timeline Avro files without a JVM.
+    install_requires=["pyarrow>=15", "fastavro>=1.9"],
     extras_require={"spark": ["pyspark>=4.0,<4.4"]},
+    entry_points={"console_scripts": ["pyhudi=pyhudi.cli:main"]},
     cmdclass={"build_py": BuildPyWithJar},
     classifiers=[
         "Programming Language :: Python :: 3",

@@ -1,0 +1,5 @@
+"""``python -m pyhudi.cli``."""
+
+from pyhudi.cli import main
+
+raise SystemExit(main())
