@@ -268,8 +268,13 @@ def file_groups_command(table: HudiTable, partition: Optional[str], all_slices: 
     headers = ["partition", "file_id", "slice", "state", "file", "size"]
     text = fmt.table(headers, rows, ("size",)) + "\n\n" if rows else ""
     partitions = len({g.partition for g in groups})
-    text += f"{len(groups)} file groups in {partitions} partitions as of {view.as_of or '(no completed write)'}"
+    text += f"{_count(len(groups), 'file group')} in {_count(partitions, 'partition')}"
+    text += f" as of {view.as_of or '(no completed write)'}"
     return doc, text
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _row_count(path: str) -> int:
