@@ -272,6 +272,83 @@ def write_savepoint(hoodie: Path, files: Dict[str, List[str]]) -> None:
     (hoodie / f"{SAVEPOINT_TIME}.savepoint").write_bytes(out.getvalue())
 
 
+CLEAN_SCHEMA = {
+    "type": "record",
+    "name": "HoodieCleanMetadata",
+    "namespace": "org.apache.hudi.avro.model",
+    "fields": [
+        {"name": "startCleanTime", "type": "string"},
+        {"name": "timeTakenInMillis", "type": "long"},
+        {"name": "totalFilesDeleted", "type": "int"},
+        {"name": "earliestCommitToRetain", "type": "string"},
+        {
+            "name": "partitionMetadata",
+            "type": {
+                "type": "map",
+                "values": {
+                    "type": "record",
+                    "name": "HoodieCleanPartitionMetadata",
+                    "fields": [
+                        {"name": "partitionPath", "type": "string"},
+                        {"name": "policy", "type": "string"},
+                        {"name": "deletePathPatterns", "type": {"type": "array", "items": "string"}},
+                        {"name": "successDeleteFiles", "type": {"type": "array", "items": "string"}},
+                        {"name": "failedDeleteFiles", "type": {"type": "array", "items": "string"}},
+                    ],
+                },
+            },
+        },
+        {"name": "version", "type": ["int", "null"], "default": 1},
+    ],
+}
+
+
+def test_cleaned_older_slice_is_valid_and_the_clean_is_shown(corpus, workdir):
+    path = copy_table(corpus, "cow/v6_simplekeygen_nonhivestyle", workdir)
+    older = next((path / "10").glob("*_20240418172802262.parquet"))
+    older.unlink()
+    clean_time = "20240418172806000"
+    record = {
+        "startCleanTime": clean_time,
+        "timeTakenInMillis": 12,
+        "totalFilesDeleted": 1,
+        "earliestCommitToRetain": "20240418172804498",
+        "partitionMetadata": {
+            "10": {
+                "partitionPath": "10",
+                "policy": "KEEP_LATEST_COMMITS",
+                "deletePathPatterns": [older.name],
+                "successDeleteFiles": [older.name],
+                "failedDeleteFiles": [],
+            }
+        },
+        "version": 2,
+    }
+    out = io.BytesIO()
+    fastavro.writer(out, fastavro.parse_schema(CLEAN_SCHEMA), [record])
+    (path / ".hoodie" / f"{clean_time}.clean").write_bytes(out.getvalue())
+    assert run_json("validate", str(path))["ok"] is True
+    (clean,) = [i for i in run_json("timeline", str(path))["instants"] if i["action"] == "clean"]
+    assert clean["note"] == "deleted 1 files, retaining from 20240418172804498"
+    assert run_json("show", str(path), clean_time)["files"] == [
+        {"partition": "10", "file": older.name, "role": "deleted", "size": None}
+    ]
+    groups = run_json("file-groups", str(path), "--all-slices", "--partition", "10")["file_groups"]
+    assert [s["state"] for s in groups[0]["slices"]] == ["latest"]
+
+
+def test_small_file_limit_from_table_config(corpus, workdir):
+    path = copy_table(corpus, "mor/v6_trips_8i1u", workdir)
+    sizes = sorted(p.stat().st_size for p in path.glob("*/*.parquet"))
+    limit = sizes[1]  # strictly smaller: only the smallest file (the sizes differ)
+    assert sizes[0] < limit
+    with open(path / ".hoodie" / "hoodie.properties", "a", encoding="utf-8") as f:
+        f.write(f"hoodie.parquet.small.file.limit={limit}\n")
+    stats = run_json("stats", str(path))
+    assert stats["small_file_limit"] == limit
+    assert stats["total"]["small_files"] == sum(size < limit for size in sizes) == 1
+
+
 # ------------------------------------------------------------------------------------------
 # Damaged copies
 
@@ -320,6 +397,14 @@ def test_orphan_parquet_file(corpus, workdir):
     source = next(path.glob("*.parquet"))
     orphan = path / f"{source.name.split('_')[0]}_0-1-1_20990101000000000.parquet"
     shutil.copyfile(source, orphan)
+    # While its instant is pending the file belongs to a running (or failed, not yet rolled back) write.
+    pending = [path / ".hoodie" / "20990101000000000.commit.requested", path / ".hoodie" / "20990101000000000.inflight"]
+    for f in pending:
+        f.write_bytes(b"")
+    assert run_json("validate", str(path))["ok"] is True
+    assert [i["state"] for i in run_json("timeline", str(path))["instants"]][-1] == "inflight"
+    for f in pending:
+        f.unlink()
     assert_invalid(path, "orphan-file", orphan, "orphan base file")
 
 
