@@ -151,7 +151,7 @@ def read_avro_record(raw: bytes, path: str) -> Dict[str, Any]:
     return records[0]
 
 
-def _is_json_file(f: StateFile, requested_action: str) -> bool:
+def _is_json_file(f: StateFile) -> bool:
     """Which state files hold commit metadata JSON (the others are Avro or empty)."""
     if f.action in (COMMIT, DELTACOMMIT):
         # A completed compaction's `T.commit` is JSON; its requested/inflight files are not.
@@ -182,10 +182,12 @@ def read_instant(instant: Instant) -> InstantContent:
             continue
         with open(f.path, "rb") as fh:
             raw = fh.read()
-        if _is_json_file(f, instant.requested_action):
+        if _is_json_file(f):
             return InstantContent(f, commit=parse_commit_metadata(raw, f.path))
         if f.action == COMPACTION or raw.startswith(AVRO_MAGIC) or f.size == 0:
             return InstantContent(f, record=read_avro_record(raw, f.path))
+        if raw.lstrip().startswith(b"{"):  # JSON where Hudi leaves the file empty: still commit metadata
+            return InstantContent(f, commit=parse_commit_metadata(raw, f.path))
         raise MetadataError(f.path, "neither JSON commit metadata nor an Avro container")
     return InstantContent(None)
 
