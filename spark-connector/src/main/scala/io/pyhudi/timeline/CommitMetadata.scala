@@ -33,37 +33,10 @@ final case class CommitMetadata(
   def toJson: Array[Byte] = CommitMetadataJson.write(this)
 }
 
-/**
- * A file group that a write will update, as announced in the workload profile.
- *
- * @param baseInstant the instant of the group's current base file (its `prevCommit`)
- */
-final case class PlannedUpdate(partitionPath: String, fileId: String, baseInstant: String, numUpdates: Long)
-
 object CommitMetadata {
 
   val Empty: CommitMetadata = CommitMetadata(Nil, Map.empty, Map.empty, None, compacted = false)
 
   /** Parses commit metadata JSON; an empty file is empty metadata, as in Apache Hudi. */
   def parse(bytes: Array[Byte]): CommitMetadata = CommitMetadataJson.parse(bytes)
-
-  /**
-   * The workload profile Hudi writes into the inflight file (hudi-format.md §2.2.1): per
-   * partition one entry with `fileId` "" and the rows going to new file groups, then one entry
-   * per updated file group; paths, partition paths and runtime stats null, other counters 0.
-   *
-   * @param inserts rows inserted into new file groups, per partition (0 is allowed)
-   * @param updates file groups receiving updates
-   */
-  def workloadProfile(operationType: String, inserts: Map[String, Long],
-      updates: Seq[PlannedUpdate] = Nil): CommitMetadata = {
-    val partitions = (inserts.keys.toSeq.sorted ++ updates.map(_.partitionPath)).distinct
-    val stats = partitions.flatMap { p =>
-      WriteStat(p, "", None, numInserts = inserts.getOrElse(p, 0L)) +:
-        updates.filter(_.partitionPath == p).map { u =>
-          WriteStat(p, u.fileId, None, prevCommit = Some(u.baseInstant), numUpdateWrites = u.numUpdates)
-        }
-    }
-    CommitMetadata(stats, Map.empty, Map.empty, Some(operationType), compacted = false)
-  }
 }

@@ -6,7 +6,7 @@ import io.pyhudi.errors.MissingFileException
 import io.pyhudi.filegroup.{FileGroupId, PartitionMetafile}
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.{Action, CommitMetadata}
-import io.pyhudi.write.commit.{IOType, WriteTransaction}
+import io.pyhudi.write.commit.{Commits, IOType, WriteTransaction}
 import io.pyhudi.write.commit.WriteFixtures._
 import io.pyhudi.write.plan.TableFiles
 
@@ -19,7 +19,7 @@ class MissingFilesPlanningSuite extends AnyFunSuite {
     val fileId = newFileId()
     val written = (1 to 2).map { i =>
       val tx = new WriteTransaction(table, Action.Commit, "UPSERT")
-      tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+      tx.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
       val name = s"${fileId}_0-$i-0_${tx.instantTime}.parquet"
       tx.markers.create("", name, IOType.Create)
       PartitionMetafile.ensure(storage, table.basePath, "", tx.instantTime)

@@ -111,15 +111,6 @@ class CommitMetadataJsonSuite extends AnyFunSuite {
     assert(CommitMetadata.parse(m.toJson) == m)
   }
 
-  test("workload profile reproduces the inflight file Hudi wrote") {
-    val table = Corpus.extract("mor/v6_nonpartitioned_rollback")
-    val original = Files.readAllBytes(new File(table, ".hoodie/20250126060846931.deltacommit.inflight").toPath)
-    val profile = CommitMetadata.workloadProfile("UPSERT", Map("" -> 0L),
-      Seq(PlannedUpdate("", "0712b9f9-d2d5-4cae-bcf4-8fd7146af503-0", "20250126040823628", 1)))
-    assert(mapper.readTree(profile.toJson) == mapper.readTree(original))
-    assert(java.util.Arrays.equals(profile.toJson, original))
-  }
-
   /** Paths and values where two JSON trees differ. */
   private def diff(a: JsonNode, b: JsonNode, at: String): Seq[String] =
     if (a == b) Nil

@@ -9,7 +9,7 @@ import io.pyhudi.errors.WriteConflictException
 import io.pyhudi.filegroup.PartitionMetafile
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State, Timeline, TimelineWriter}
-import io.pyhudi.write.commit.{IOType, WriteTransaction}
+import io.pyhudi.write.commit.{Commits, IOType, WriteTransaction}
 import io.pyhudi.write.commit.WriteFixtures._
 
 /** Two writers on one table in the default (one writer at a time) mode. */
@@ -17,7 +17,7 @@ class ConcurrentWritersSuite extends AnyFunSuite {
 
   private def committed(table: HoodieTable): String = {
     val tx = new WriteTransaction(table, Action.Commit, "INSERT")
-    tx.start(CommitMetadata.workloadProfile("INSERT", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("INSERT", Map("" -> 1L)))
     val fileId = newFileId()
     tx.markers.create("", s"${fileId}_0-1-0_${tx.instantTime}.parquet", IOType.Create)
     PartitionMetafile.ensure(storage, table.basePath, "", tx.instantTime)
@@ -27,7 +27,7 @@ class ConcurrentWritersSuite extends AnyFunSuite {
 
   private def started(table: HoodieTable): (WriteTransaction, io.pyhudi.timeline.WriteStat) = {
     val tx = new WriteTransaction(table, Action.Commit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val fileId = newFileId()
     tx.markers.create("", s"${fileId}_0-2-0_${tx.instantTime}.parquet", IOType.Create)
     (tx, writeBaseFile(table, fileId, "0-2-0", tx.instantTime))
@@ -63,7 +63,7 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     assert(e.getMessage.contains(running.instantTime) && e.getMessage.contains("heartbeat"))
     // A second transaction planned now still fails at start, naming the running one.
     val second = new WriteTransaction(table.reload(), Action.Commit, "UPSERT")
-    val s = intercept[WriteConflictException](second.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    val s = intercept[WriteConflictException](second.start(Commits.workloadProfile("UPSERT", Map.empty)))
     assert(s.getMessage.contains(running.instantTime))
     assert(!metaFiles(table).exists(_.startsWith(second.instantTime)))
     running.commit(Seq(stat), Extra)
@@ -79,8 +79,8 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val second = new WriteTransaction(stale, Action.Commit, "UPSERT")
     assert(second.instantTime >= first.instantTime)
     // Both chose their instant; the later one starts (and finishes) first.
-    second.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
-    val e = intercept[WriteConflictException](first.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    second.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
+    val e = intercept[WriteConflictException](first.start(Commits.workloadProfile("UPSERT", Map.empty)))
     assert(e.getMessage.contains(second.instantTime))
     first.abort(e)
     assert(metaFiles(table).contains(s"${second.instantTime}.inflight"), "the running writer's instant stays")
@@ -94,8 +94,8 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val a = new WriteTransaction(stale, Action.Commit, "UPSERT", new io.pyhudi.timeline.InstantTimeGenerator(clock))
     val b = new WriteTransaction(stale, Action.Commit, "UPSERT", new io.pyhudi.timeline.InstantTimeGenerator(clock))
     assert(a.instantTime == b.instantTime)
-    b.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
-    val e = intercept[WriteConflictException](a.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    b.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
+    val e = intercept[WriteConflictException](a.start(Commits.workloadProfile("UPSERT", Map.empty)))
     a.abort(e)
     assert(metaFiles(table).contains(s"${b.instantTime}.inflight"), "the other writer's instant was rolled back")
     assert(heartbeatFile(table, b.instantTime).exists(), "the other writer's heartbeat was removed")
@@ -107,7 +107,7 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val stale = table.reload()
     val other = committed(stale)
     val tx = new WriteTransaction(stale, Action.Commit, "UPSERT")
-    val e = intercept[WriteConflictException](tx.start(CommitMetadata.workloadProfile("UPSERT", Map.empty)))
+    val e = intercept[WriteConflictException](tx.start(Commits.workloadProfile("UPSERT", Map.empty)))
     assert(e.getMessage.contains(other))
     tx.abort(e)
     assert(!metaFiles(table).exists(_.startsWith(tx.instantTime)))
@@ -122,7 +122,7 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val timeline = new TimelineWriter(storage, table.metaPath)
     val foreign = io.pyhudi.timeline.InstantTimeGenerator.Default.next(timeline.stateFiles().map(_.timestamp))
     timeline.requested(foreign, Action.Commit)
-    timeline.inflight(foreign, Action.Commit, CommitMetadata.workloadProfile("UPSERT", Map.empty).toJson)
+    timeline.inflight(foreign, Action.Commit, Commits.workloadProfile("UPSERT", Map.empty).toJson)
     timeline.complete(foreign, Action.Commit, CommitMetadata(Nil, Map.empty, Extra, Some("UPSERT"), compacted = false).toJson)
     val e = intercept[WriteConflictException](tx.commit(Seq(stat), Extra))
     assert(e.getMessage.contains(foreign))

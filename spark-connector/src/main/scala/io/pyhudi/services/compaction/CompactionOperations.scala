@@ -3,31 +3,9 @@ package io.pyhudi.services.compaction
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.{BaseFile, FileGroupId, FileSlice, LogFile}
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.timeline.{RuntimeStats, WriteStat}
 import io.pyhudi.timeline.avro.CompactionOperation
 
-/**
- * What the log scan and the base-file write of one compacted slice counted; becomes the
- * compaction fields of its write stat (hudi-format.md §2.5, §3.2).
- *
- * @param numWrites                    rows in the new base file
- * @param totalLogRecords              records read from the slice's log blocks
- * @param totalUpdatedRecordsCompacted log records merged into the output (Hudi: merged records)
- */
-final case class CompactionCounts(
-    numWrites: Long,
-    numUpdateWrites: Long = 0,
-    numInserts: Long = 0,
-    numDeletes: Long = 0,
-    totalLogRecords: Long = 0,
-    totalUpdatedRecordsCompacted: Long = 0,
-    totalLogBlocks: Long = 0,
-    totalCorruptLogBlock: Long = 0,
-    totalRollbackBlocks: Long = 0,
-    scanTimeMillis: Long = 0,
-    writeTimeMillis: Long = 0)
-
-/** Conversions between file slices, compaction plan operations and compaction write stats. */
+/** Conversions between file slices and compaction plan operations (write stats: `write.commit.WriteStats`). */
 object CompactionOperations {
 
   /** Metric names Hudi's compaction strategies record per operation. */
@@ -95,35 +73,4 @@ object CompactionOperations {
   /** The name of the base file that compaction `instant` writes for a file group. */
   def outputFileName(fileId: String, writeToken: String, instant: String): String =
     s"${fileId}_${writeToken}_$instant${BaseFile.Extension}"
-
-  /**
-   * The completed write stat of one compacted slice: `prevCommit` is the slice's base instant,
-   * `prevBaseFile` its base file name (absent for log-only groups), log counts from the slice.
-   *
-   * @param output the new base file `<fileId>_<token>_<T>.parquet` with its written size
-   */
-  def writeStat(table: HoodieTable, slice: FileSlice, output: BaseFile, counts: CompactionCounts): WriteStat = {
-    val relative = output.path.stripPrefix(table.basePath).stripPrefix("/")
-    WriteStat(
-      partitionPath = slice.groupId.partitionPath,
-      fileId = slice.groupId.fileId,
-      path = Some(relative),
-      prevCommit = Some(slice.baseInstant),
-      numWrites = counts.numWrites,
-      numDeletes = counts.numDeletes,
-      numUpdateWrites = counts.numUpdateWrites,
-      numInserts = counts.numInserts,
-      totalWriteBytes = output.size,
-      fileSizeInBytes = output.size,
-      prevBaseFile = slice.baseFile.map(_.name),
-      totalLogRecords = counts.totalLogRecords,
-      totalLogFilesCompacted = slice.logFiles.size,
-      totalLogSizeCompacted = slice.logFiles.map(_.size).sum,
-      totalUpdatedRecordsCompacted = counts.totalUpdatedRecordsCompacted,
-      totalLogBlocks = counts.totalLogBlocks,
-      totalCorruptLogBlock = counts.totalCorruptLogBlock,
-      totalRollbackBlocks = counts.totalRollbackBlocks,
-      runtimeStats = Some(RuntimeStats(totalScanTime = counts.scanTimeMillis,
-        totalUpsertTime = counts.writeTimeMillis)))
-  }
 }

@@ -6,7 +6,8 @@ package io.pyhudi.services
  * new base file `<fileId>_<token>_T.parquet`, which starts a new slice of that file group.
  * [[compaction.CompactionPlanner]] picks the slices, [[compaction.CompactionTransaction]] drives
  * `T.compaction.requested` → `T.compaction.inflight` → `T.commit` (`compacted: true`), and
- * [[compaction.CompactionOperations]] converts between slices, plan operations and write stats.
+ * [[compaction.CompactionOperations]] converts between slices and plan operations; the
+ * compacted files' write stats come from [[io.pyhudi.write.commit.WriteStats]].
  * Readers see the new slice only once `T.commit` exists (§4.4).
  */
 package object compaction

@@ -8,7 +8,7 @@ import io.pyhudi.filegroup.{BaseFile, FileSlice}
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
-import io.pyhudi.services.compaction.{CompactionCounts, CompactionOperations, CompactionPlanner, CompactionTransaction}
+import io.pyhudi.services.compaction.{CompactionOperations, CompactionPlanner, CompactionTransaction}
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.write.WriteExecution
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -16,6 +16,7 @@ import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.avro.CompactionPlan
 import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.errors.Errors
+import io.pyhudi.write.commit.{CompactionCounts, WriteStats}
 import io.pyhudi.write.handle.{BloomConfig, CompactHandle, HandleContext}
 
 /**
@@ -96,7 +97,7 @@ object Compactor {
     }.collect().toSeq
     val stats = results.map { case (slice, r) =>
       val output = BaseFile.parse(writeCtx.absolutePath(r.partitionPath, r.relativePath.split('/').last), r.fileSize).get
-      CompactionOperations.writeStat(table, slice, output, CompactionCounts(numWrites = r.numWrites))
+      WriteStats.compacted(table.basePath, slice, output, CompactionCounts(numWrites = r.numWrites))
     }
     val data = org.apache.spark.sql.types.StructType(tableSchema.fields.filterNot(f => MetaFields.isMeta(f.name)))
     CompactionTransaction.commit(table.reload(), instant, stats, SparkToAvro.tableSchema(data, config.name).toString,

@@ -22,7 +22,7 @@ import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.write.{BulkInsertSortMode, Location, ReplaceScope, WriteOperation, WriteRecord, WriteSpec}
-import io.pyhudi.write.commit.{Commits, WriteTransaction}
+import io.pyhudi.write.commit.{Commits, WriteStats, WriteTransaction}
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
 import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, WritePlan, WritePlanner}
 
@@ -248,5 +248,5 @@ object HoodieSparkWriter {
 
   private def commit(txn: WriteTransaction, results: Seq[HandleResult], schemaJson: String,
       replacedIds: Map[String, Seq[String]]): Unit =
-    txn.commit(results.map(Commits.writeStat), Map("schema" -> schemaJson), replacedIds)
+    txn.commit(results.map(WriteStats.written), Map("schema" -> schemaJson), replacedIds)
 }

@@ -1,34 +1,41 @@
 package io.pyhudi.write.commit
 
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.timeline.{CommitMetadata, PlannedUpdate, RuntimeStats, WriteStat}
+import io.pyhudi.timeline.CommitMetadata
 import io.pyhudi.write.WriteOperation
-import io.pyhudi.write.handle.HandleResult
 import io.pyhudi.write.plan.Bucket
 
-/** Commit-metadata pieces of a write: write stats, the inflight workload, size estimates. */
+/**
+ * A file group that a write will update, as announced in the workload profile.
+ *
+ * @param baseInstant the instant of the group's current base file (its `prevCommit`)
+ */
+final case class PlannedUpdate(partitionPath: String, fileId: String, baseInstant: String, numUpdates: Long)
+
+/** Commit-metadata pieces of a write: the inflight workload, size estimates. */
 object Commits {
 
-  def writeStat(r: HandleResult): WriteStat = WriteStat(
-    partitionPath = r.partitionPath,
-    fileId = r.fileId,
-    path = Some(r.relativePath),
-    prevCommit = r.prevCommit,
-    baseFile = r.baseFile,
-    logFiles = r.logFiles,
-    numWrites = r.numWrites,
-    numDeletes = r.numDeletes,
-    numUpdateWrites = r.numUpdates,
-    numInserts = r.numInserts,
-    totalWriteBytes = r.fileSize,
-    fileSizeInBytes = r.fileSize,
-    logVersion = r.logVersion,
-    runtimeStats = Some(RuntimeStats(0L, if (r.prevCommit.isDefined) r.timeMillis else 0L,
-      if (r.prevCommit.isEmpty) r.timeMillis else 0L)))
+  /**
+   * The workload profile Hudi writes into the inflight file (hudi-format.md §2.2.1): per
+   * partition one entry with `fileId` "" and the rows going to new file groups, then one entry
+   * per updated file group; paths, partition paths and runtime stats null, other counters 0.
+   *
+   * @param inserts rows inserted into new file groups, per partition (0 is allowed)
+   * @param updates file groups receiving updates
+   */
+  def workloadProfile(operationType: String, inserts: Map[String, Long],
+      updates: Seq[PlannedUpdate] = Nil): CommitMetadata = {
+    val partitions = (inserts.keys.toSeq.sorted ++ updates.map(_.partitionPath)).distinct
+    val stats = partitions.flatMap { p =>
+      WriteStats.plannedInserts(p, inserts.getOrElse(p, 0L)) +:
+        updates.filter(_.partitionPath == p).map(WriteStats.plannedUpdate)
+    }
+    CommitMetadata(stats, Map.empty, Map.empty, Some(operationType), compacted = false)
+  }
 
-  /** The inflight file's workload profile: inserts per partition and the groups to update. */
+  /** The inflight file's workload profile of `op`: inserts per partition and the groups to update. */
   def workload(op: WriteOperation, updated: Seq[Bucket], inserts: Map[String, Long]): CommitMetadata =
-    CommitMetadata.workloadProfile(op.metadataName, inserts,
+    workloadProfile(op.metadataName, inserts,
       updated.map(b => PlannedUpdate(b.partitionPath, b.fileId, b.base.map(_.instant).getOrElse(""), 0L)))
 
   /**

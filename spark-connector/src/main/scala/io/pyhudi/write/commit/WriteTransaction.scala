@@ -54,7 +54,7 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
 
   /**
    * Writes `T.<action>.requested` (empty; for a replacecommit Avro `HoodieRequestedReplaceMetadata`)
-   * and the inflight file holding `workload` (see `CommitMetadata.workloadProfile`).
+   * and the inflight file holding `workload` (see `Commits.workloadProfile`).
    */
   def start(workload: CommitMetadata): Unit = {
     expect("start", "new")

@@ -10,7 +10,7 @@ import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.testutil.Corpus
 import io.pyhudi.timeline.WriteStat
-import io.pyhudi.write.commit.IOType
+import io.pyhudi.write.commit.{CompactionCounts, IOType, WriteStats}
 
 /** Private copies of corpus tables and a stand-in executor that copies base file bytes. */
 object CompactionFixtures {
@@ -54,7 +54,7 @@ object CompactionFixtures {
       val bytes = storage.readAll(slice.baseFile.get.path)
       storage.create(path, bytes)
       val output = BaseFile.parse(path, bytes.length.toLong).get
-      CompactionOperations.writeStat(table, slice, output,
+      WriteStats.compacted(table.basePath, slice, output,
         CompactionCounts(numWrites = 2, numUpdateWrites = 1, totalLogRecords = 1, totalUpdatedRecordsCompacted = 1,
           totalLogBlocks = 1))
     }

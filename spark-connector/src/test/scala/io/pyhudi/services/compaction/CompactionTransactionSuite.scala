@@ -5,7 +5,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import io.pyhudi.errors.{CommitFailedException, InstantStateException}
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
 import io.pyhudi.timeline.avro.CompactionPlan
-import io.pyhudi.write.commit.{IOType, WriteTransaction}
+import io.pyhudi.write.commit.{Commits, IOType, WriteTransaction}
 
 /** The compaction instant lifecycle (hudi-format.md §2.2.1, §2.5) on a copy of v6_trips_8i1u. */
 class CompactionTransactionSuite extends AnyFunSuite {
@@ -83,7 +83,7 @@ class CompactionTransactionSuite extends AnyFunSuite {
     intercept[CommitFailedException](CompactionTransaction.schedule(table.reload(), plan))
     val other = copyOf("mor/v6_trips_8i1u")
     val tx = new WriteTransaction(other, Action.DeltaCommit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("city=chennai" -> 1L)))
+    tx.start(Commits.workloadProfile("UPSERT", Map("city=chennai" -> 1L)))
     intercept[CommitFailedException](CompactionTransaction.schedule(other.reload(), plan))
   }
 

@@ -21,14 +21,14 @@ class RollbackSuite extends AnyFunSuite {
   private def failedDeltaCommit(): (HoodieTable, String, String, String, String, String) = {
     val table = createTable(TableType.MergeOnRead)
     val first = new WriteTransaction(table, Action.DeltaCommit, "UPSERT")
-    first.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    first.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val fileId = newFileId()
     first.markers.create("", s"${fileId}_0-1-0_${first.instantTime}.parquet", IOType.Create)
     PartitionMetafile.ensure(storage, table.basePath, "", first.instantTime)
     first.commit(Seq(writeBaseFile(table, fileId, "0-1-0", first.instantTime)), Extra)
 
     val tx = new WriteTransaction(table.reload(), Action.DeltaCommit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val log = s".${fileId}_${first.instantTime}.log.1_0-2-0"
     tx.markers.create("", log, IOType.Append)
     val block = LogBlockWriter.deleteBlock(tx.instantTime, avroSchema, Seq(DeleteRecord("1", Some(""), None)))
@@ -109,7 +109,7 @@ class RollbackSuite extends AnyFunSuite {
     recover(table)
     val timeline = new TimelineWriter(storage, table.metaPath)
     timeline.requested(d, Action.DeltaCommit)
-    timeline.inflight(d, Action.DeltaCommit, CommitMetadata.workloadProfile("UPSERT", Map.empty).toJson)
+    timeline.inflight(d, Action.DeltaCommit, Commits.workloadProfile("UPSERT", Map.empty).toJson)
     assert(recover(table.reload()) == Seq(d))
     assert(table.reload().timeline.instants.count(_.action == Action.Rollback) == 1)
     assert(!metaFiles(table).exists(_.startsWith(d)))

@@ -16,7 +16,7 @@ class WriteTransactionSuite extends AnyFunSuite {
   private def committedTable(): (HoodieTable, String) = {
     val table = createTable(TableType.CopyOnWrite)
     val tx = new WriteTransaction(table, Action.Commit, "INSERT")
-    tx.start(CommitMetadata.workloadProfile("INSERT", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("INSERT", Map("" -> 1L)))
     val fileId = newFileId()
     val name = s"${fileId}_0-1-0_${tx.instantTime}.parquet"
     tx.markers.create("", name, IOType.Create)
@@ -29,7 +29,7 @@ class WriteTransactionSuite extends AnyFunSuite {
   /** Starts a write of one new base file with its marker, as a task would. */
   private def startWrite(table: HoodieTable): (WriteTransaction, String) = {
     val tx = new WriteTransaction(table, Action.Commit, "INSERT")
-    tx.start(CommitMetadata.workloadProfile("INSERT", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("INSERT", Map("" -> 1L)))
     val fileId = newFileId()
     tx.markers.create("", s"${fileId}_0-2-0_${tx.instantTime}.parquet", IOType.Create)
     (tx, writeBaseFile(table, fileId, "0-2-0", tx.instantTime).path.get)
@@ -101,7 +101,7 @@ class WriteTransactionSuite extends AnyFunSuite {
   test("commit deletes the files of failed and duplicate task attempts") {
     val (table, first) = committedTable()
     val tx = new WriteTransaction(table, Action.Commit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 2L)))
+    tx.start(Commits.workloadProfile("UPSERT", Map("" -> 2L)))
     val fileId = newFileId()
     val attempts = Seq("0-3-0", "0-3-1").map { token =>
       tx.markers.create("", s"${fileId}_${token}_${tx.instantTime}.parquet", IOType.Create)
@@ -143,7 +143,7 @@ class WriteTransactionSuite extends AnyFunSuite {
   test("a replacecommit requests Avro replace metadata and lists replaced file groups") {
     val (table, name) = committedTable()
     val tx = new WriteTransaction(table, Action.ReplaceCommit, "INSERT_OVERWRITE_TABLE")
-    tx.start(CommitMetadata.workloadProfile("INSERT_OVERWRITE_TABLE", Map("" -> 1L)))
+    tx.start(Commits.workloadProfile("INSERT_OVERWRITE_TABLE", Map("" -> 1L)))
     assert(storage.readAll(s"${table.metaPath}/${tx.instantTime}.replacecommit.requested").take(4)
       .sameElements("Obj".getBytes :+ 1.toByte))
     val fileId = newFileId()

@@ -14,7 +14,7 @@ import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, DeleteRecord, LogFormatRea
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.schema.MetaFields
-import io.pyhudi.write.commit.Commits
+import io.pyhudi.write.commit.WriteStats
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.testutil.Corpus
 import io.pyhudi.timeline.InstantVisibility
@@ -105,7 +105,7 @@ class AppendHandleSuite extends AnyFunSuite {
 
     assert(result.relativePath == s"$Partition/$name" && result.prevCommit.contains(BaseInstant))
     assert(result.fileSize == new File(s"$basePath/$Partition/$name").length())
-    val stat = Commits.writeStat(result)
+    val stat = WriteStats.written(result)
     assert(stat.isLogStat && stat.logVersion.contains(2))
     assert(stat.baseFile.contains(BaseName) && stat.logFiles == Seq(name))
     assert((stat.numWrites, stat.numUpdateWrites, stat.numInserts, stat.numDeletes) == (2L, 2L, 0L, 1L))
