@@ -9,22 +9,21 @@ import org.apache.spark.storage.StorageLevel
 
 import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.config.WriteConfig
-import io.pyhudi.errors.Errors
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
-import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
+import io.pyhudi.schema.TableSchemaResolver
 import io.pyhudi.services.compaction.CompactionPlanner
 import io.pyhudi.spark.services.Compactor
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
-import io.pyhudi.table.{HoodieTable, TableConfig, TableType}
-import io.pyhudi.timeline.Action
+import io.pyhudi.table.{HoodieTable, TableCreator, TableType}
 import io.pyhudi.transaction.ConcurrencyConfig
-import io.pyhudi.write.{BulkInsertSortMode, Location, ReplaceScope, WriteOperation, WriteRecord, WriteSpec}
+import io.pyhudi.write.{BulkInsertSortMode, Location, NewTable, ReplaceScope, WritePath, WritePreconditions, WriteRecord,
+  WriteSpec}
 import io.pyhudi.write.commit.{Commits, WriteStats, WriteTransaction}
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
-import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, WritePlan, WritePlanner}
+import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, Tagging, WritePlan, WritePlanner}
 
 /**
  * `df.write.format("pyhudi").save(path)`: applies the save mode, creates or checks the table,
@@ -43,31 +42,21 @@ object HoodieSparkWriter {
     val basePath = storage.qualify(path).stripSuffix("/")
     val pathExisted = storage.exists(basePath)
     val tableExisted = storage.exists(s"$basePath/${HoodieTable.MetaFolder}/${HoodieTable.PropertiesFile}")
-    mode match {
-      case SaveMode.ErrorIfExists if tableExisted => throw Errors.tableExistsForSaveMode(path)
-      case SaveMode.Ignore if tableExisted => return
-      case _ =>
+    val effective = saveMode(mode).options(tableExisted, path, options) match {
+      case Some(o) => o
+      case None => return // Ignore, and the table exists
     }
     val existing = if (tableExisted) Some(HoodieTable.open(basePath, conf)) else None
-    val effective = if (mode == SaveMode.Overwrite && tableExisted)
-      options + (WriteConfig.Operation.key -> WriteOperation.InsertOverwriteTable.value) else options
     val input = IncomingRecords.dataSchema(df)
     val spec = WriteSpec.resolve(effective, existing.map(_.config), input)
-    if (WriteConfig.MetadataEnable.from(effective).get)
-      log.warn(s"${WriteConfig.MetadataEnable.key}=true is ignored: pyhudi does not maintain Apache Hudi's " +
-        s"metadata table and removes it from $path before changing the table (docs/interop.md)")
-    val noMetaFields = effective.exists { case (k, v) =>
-      k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false") }
-    if (noMetaFields)
-      throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
-    existing.foreach { t =>
-      if (!t.config.populateMetaFields)
-        throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
-    }
+    WritePreconditions.metadataTableWarning(effective, path).foreach(w => log.warn(w))
+    WritePreconditions.check(effective, existing.map(_.config), path)
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
-    val keyGenProps = effective.filter(_._1.startsWith(WriteConfig.TimebasedKeyGenPrefix))
-    val table = existing.getOrElse(TableSchemas.create(storage, basePath, spec, tableData, keyGenProps, conf))
+    val table = existing.getOrElse {
+      TableCreator.create(storage, basePath, NewTable.properties(spec, tableData, effective))
+      HoodieTable.open(basePath, conf)
+    }
     val written = try {
       val concurrency = ConcurrencyConfig.from(effective)
       val recovered = WriteTransaction.rollbackFailedWrites(table, concurrency) match {
@@ -89,6 +78,13 @@ object HoodieSparkWriter {
         throw e
     }
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
+  }
+
+  private def saveMode(mode: SaveMode): io.pyhudi.write.SaveMode = mode match {
+    case SaveMode.Append => io.pyhudi.write.SaveMode.Append
+    case SaveMode.Overwrite => io.pyhudi.write.SaveMode.Overwrite
+    case SaveMode.ErrorIfExists => io.pyhudi.write.SaveMode.ErrorIfExists
+    case SaveMode.Ignore => io.pyhudi.write.SaveMode.Ignore
   }
 
   /** True when another writer committed to (or is writing) the table this write created. */
@@ -115,11 +111,13 @@ object HoodieSparkWriter {
       TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
-    if (!op.readsInput) { // delete_partition: retire the named partitions' file groups
-      val files = TableFiles.load(table, Some(spec.partitionsToDelete), toReplace = true)
-      txn.start(Commits.workload(op, Nil, Map.empty))
-      commit(txn, Nil, schemaJson, replaced(files))
-      return
+    val route = WritePath.of(spec) match {
+      case WritePath.DropPartitions => // no rows to write: retire the named partitions' file groups
+        val files = TableFiles.load(table, Some(spec.partitionsToDelete), toReplace = true)
+        txn.start(Commits.workload(op, Nil, Map.empty))
+        commit(txn, Nil, schemaJson, files.replacedFileIds)
+        return
+      case r: WritePath.WritesRecords => r
     }
 
     val keyed = {
@@ -129,10 +127,8 @@ object HoodieSparkWriter {
     val records = keyed.values
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](keyed)
     try {
-      // What the operation needs (write.WriteOperation) picks the path; with the bucket index
-      // every non-replacing operation writes bucket file groups (the last path).
-      val (results, replacedIds) =
-        if (!op.isReplace && !op.usesIndex && !op.packsSmallFiles && !spec.isBucketIndex) {
+      val (results, replacedIds) = route match {
+        case WritePath.BulkInsert =>
           val sorted = spec.sortMode match {
             case BulkInsertSortMode.GlobalSort => records.sortBy(r => (r.partitionPath, r.key))
             case BulkInsertSortMode.PartitionSort =>
@@ -142,48 +138,48 @@ object HoodieSparkWriter {
           records.count() // key generation errors surface before the instant starts
           txn.start(Commits.workload(op, Nil, Map.empty))
           (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
-        } else if (op.isReplace) {
-          val old = op.replaces match {
+
+        case WritePath.Overwrite(scope, bucketed) =>
+          val old = scope match {
             case ReplaceScope.Table => TableFiles.load(table, None, toReplace = true)
             case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq),
               toReplace = true)
           }
           val (tagged, plan, inserts) =
-            if (spec.isBucketIndex) {
+            if (bucketed) {
               val (t, p, _) = bucketPlan(records, spec, table, fresh = true)
-              (t, p, Tagging.of(t).inserts)
+              (t, p, tagging(t).inserts)
             } else {
               val t = records.map(r => (r, Option.empty[Location]))
-              val counts = Tagging.of(t).inserts
+              val counts = tagging(t).inserts
               (t, planInserts(counts, Map.empty, Map.empty, spec, table, useSmallFiles = false), counts)
             }
           txn.start(Commits.workload(op, Nil, inserts))
-          (WriteExecution.run(tagged, plan, ctx, rollover = true), replaced(old))
-        } else {
-          val (tagged, plan, files, inserts) = if (spec.isBucketIndex) {
-            val (t, p, f) = bucketPlan(records, spec, table, fresh = false)
-            (t, p, f, Tagging.of(t).inserts)
-          } else {
-            val partitions = records.map(_.partitionPath).distinct().collect().toSeq
-            val files = TableFiles.load(table, if (spec.isGlobalIndex) None else Some(partitions))
-            val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
-              returningBatch = false, hadoopConf)
-            val tagged = if (!op.usesIndex) records.map(r => (r, Option.empty[Location]))
-              else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)
-            val persisted = tagged.persist(StorageLevel.MEMORY_AND_DISK)
-            cached += persisted
-            val tagging = Tagging.of(persisted)
-            val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
-            // Merge-on-read: small-file inserts rewrite only base files without log files.
-            val small = if (spec.tableType == TableType.MergeOnRead) files.logFreeBases else files.byPartition
-            (persisted, planInserts(tagging.inserts, tagging.updated.map(l => l -> bases(l)).toMap, small, spec,
-              table, useSmallFiles = op.packsSmallFiles), files, tagging.inserts)
-          }
-          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), inserts))
-          val appends = if (spec.tableType == TableType.MergeOnRead) AppendTarget.plan(plan, files, spec.isBucketIndex) else Map.empty[Int, AppendTarget]
-          (WriteExecution.run(tagged, plan, ctx, rollover = !spec.isBucketIndex, appends),
-            Map.empty[String, Seq[String]])
-        }
+          (WriteExecution.run(tagged, plan, ctx, rollover = true), old.replacedFileIds)
+
+        case WritePath.Buckets(appendsLogs) =>
+          val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
+          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
+          val appends = if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
+          (WriteExecution.run(tagged, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
+
+        case WritePath.Indexed(lookup, packsSmallFiles, allPartitions, appendsLogs) =>
+          val partitions = records.map(_.partitionPath).distinct().collect().toSeq
+          val files = TableFiles.load(table, if (allPartitions) None else Some(partitions))
+          val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
+            returningBatch = false, hadoopConf)
+          val tagged = (if (!lookup) records.map(r => (r, Option.empty[Location]))
+            else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)).persist(StorageLevel.MEMORY_AND_DISK)
+          cached += tagged
+          val found = tagging(tagged)
+          val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
+          val small = if (appendsLogs) files.logFreeBases else files.byPartition
+          val plan = planInserts(found.inserts, found.updated.map(l => l -> bases(l)).toMap, small, spec, table,
+            useSmallFiles = packsSmallFiles)
+          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), found.inserts))
+          val appends = if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
+          (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
+      }
       commit(txn, results, schemaJson, replacedIds)
     } catch {
       case e: Throwable =>
@@ -200,32 +196,9 @@ object HoodieSparkWriter {
       CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
       Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
 
-  /** Every group the write retires: the listed ones and those that lost a file. */
-  private def replaced(files: TableFiles): Map[String, Seq[String]] =
-    (files.byPartition.toSeq.flatMap { case (p, bs) => bs.map(b => p -> b.fileId) } ++
-      files.lost.toSeq.map(g => g.partitionPath -> g.fileId))
-      .distinct.groupMap(_._1)(_._2).map { case (p, ids) => p -> ids.sorted }
-
-  /** What index tagging found: the file groups that take updates or deletes, and new records per partition. */
-  private final case class Tagging(updated: Set[Location], inserts: Map[String, Long])
-
-  private object Tagging {
-    /** One pass over the tagged records; only per-file-group and per-partition figures reach the driver. */
-    def of(tagged: RDD[(WriteRecord, Option[Location])]): Tagging = {
-      val parts = tagged.mapPartitions { it =>
-        val updated = scala.collection.mutable.HashSet.empty[Location]
-        val inserts = scala.collection.mutable.HashMap.empty[String, Long]
-        it.foreach {
-          case (_, Some(l)) => updated += l
-          case (r, None) if !r.isDelete => inserts(r.partitionPath) = inserts.getOrElse(r.partitionPath, 0L) + 1
-          case _ => ()
-        }
-        Iterator.single((updated.toSet, inserts.toMap))
-      }.collect()
-      Tagging(parts.flatMap(_._1).toSet,
-        parts.flatMap(_._2).groupMapReduce(_._1)(_._2)(_ + _))
-    }
-  }
+  /** Index tagging's figures: each task counts its records, the driver adds them up. */
+  private def tagging(tagged: RDD[(WriteRecord, Option[Location])]): Tagging =
+    Tagging.combine(tagged.mapPartitions(it => Iterator.single(Tagging.count(it))).collect().toSeq)
 
   private def planInserts(inserts: Map[String, Long],
       updates: Map[Location, io.pyhudi.filegroup.BaseFile], smallFiles: Map[String, Seq[io.pyhudi.filegroup.BaseFile]],

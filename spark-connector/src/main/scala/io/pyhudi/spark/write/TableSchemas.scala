@@ -11,11 +11,10 @@ import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
 import io.pyhudi.spark.shims.ParquetReaderShim
-import io.pyhudi.storage.Storage
-import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator}
+import io.pyhudi.table.HoodieTable
 import io.pyhudi.write.{WriteOperation, WriteSpec}
 
-/** The data schema a write produces, and creating a table for a first write. */
+/** The data schema a write produces, and reading stored base files in the table schema. */
 object TableSchemas {
 
   /** Spark types as Hudi reads them back after its Avro round trip (bytes and shorts as ints). */
@@ -46,31 +45,6 @@ object TableSchemas {
         val added = if (keysOnly) Nil else incoming.fields.filterNot(f => stored.fieldNames.contains(f.name)).toSeq
         StructType(stored.fields ++ added)
     }
-  }
-
-  /** Writes `hoodie.properties` and the `.hoodie` layout for a first write. */
-  /** @param keyGenProps persisted key generator settings (`WriteConfig.TimebasedKeyGenPrefix`) */
-  def create(storage: Storage, basePath: String, spec: WriteSpec, data: StructType,
-      keyGenProps: Map[String, String], conf: Configuration): HoodieTable = {
-    val kg = spec.keyGen
-    val props = Map(
-      TableConfig.Name -> spec.tableName,
-      TableConfig.Type -> spec.tableType.name,
-      TableConfig.RecordKeyFields -> kg.recordKeyFields.mkString(","),
-      TableConfig.KeyGeneratorClass -> kg.generator.className,
-      TableConfig.HiveStylePartitioning -> kg.hiveStyle.toString,
-      TableConfig.UrlEncodePartitioning -> kg.urlEncode.toString,
-      TableConfig.DropPartitionColumns -> "false",
-      TableConfig.CreateSchema -> SparkToAvro.tableSchema(data, spec.tableName).toString,
-      TableConfig.PayloadClass -> spec.payloadClass,
-      TableConfig.RecordMergerStrategy -> TableConfig.DefaultRecordMergerStrategy,
-      TableConfig.TimelineTimezone -> "UTC") ++
-      (if (kg.partitionFields.isEmpty) Map.empty else Map(TableConfig.PartitionFields -> kg.partitionFields.mkString(","))) ++
-      spec.precombineField.map(TableConfig.PrecombineField -> _) ++
-      spec.databaseName.map(TableConfig.DatabaseName -> _) ++
-      keyGenProps
-    TableCreator.create(storage, basePath, props)
-    HoodieTable.open(basePath, conf)
   }
 
   /** Reads a stored base file in the full table schema (columns it lacks read as null). */

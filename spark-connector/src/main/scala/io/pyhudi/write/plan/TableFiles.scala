@@ -24,6 +24,15 @@ final case class TableFiles(slices: Map[String, Seq[FileSlice]], lost: Set[FileG
   def logFreeBases: Map[String, Seq[BaseFile]] =
     slices.map { case (p, ss) => p -> ss.filterNot(_.hasLogs).flatMap(_.baseFile) }
 
+  /**
+   * The file group ids, per partition, of a write that replaces what it loaded: every listed
+   * group with a base file and every group that lost a file.
+   */
+  def replacedFileIds: Map[String, Seq[String]] =
+    (byPartition.toSeq.flatMap { case (p, bs) => bs.map(b => p -> b.fileId) } ++
+      lost.toSeq.map(g => g.partitionPath -> g.fileId))
+      .distinct.groupMap(_._1)(_._2).map { case (p, ids) => p -> ids.sorted }
+
   def slice(partition: String, fileId: String): Option[FileSlice] =
     slices.getOrElse(partition, Nil).find(_.groupId.fileId == fileId)
 }

@@ -1,0 +1,54 @@
+package io.pyhudi.write
+
+import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
+import org.scalatest.funsuite.AnyFunSuite
+
+import io.pyhudi.table.TableType
+
+/** The route each of Apache Hudi's operations takes, per table type and index. */
+class WritePathSuite extends AnyFunSuite {
+  import WriteOperation._
+  import WritePath.{BulkInsert => _, _}
+
+  private def route(op: WriteOperation, tableType: TableType = TableType.CopyOnWrite, bucket: Boolean = false,
+      global: Boolean = false): WritePath = WritePath.of(op, tableType, bucket, global)
+
+  test("copy-on-write with a lookup index") {
+    assert(route(Upsert) == Indexed(lookup = true, packsSmallFiles = true, allPartitions = false, appendsLogs = false))
+    assert(route(Delete) == Indexed(lookup = true, packsSmallFiles = true, allPartitions = false, appendsLogs = false))
+    assert(route(Insert) == Indexed(lookup = false, packsSmallFiles = true, allPartitions = false, appendsLogs = false))
+    assert(route(BulkInsert) == WritePath.BulkInsert)
+    assert(route(InsertOverwrite) == Overwrite(ReplaceScope.InputPartitions, bucketed = false))
+    assert(route(InsertOverwriteTable) == Overwrite(ReplaceScope.Table, bucketed = false))
+    assert(route(DeletePartition) == DropPartitions)
+  }
+
+  test("merge-on-read appends logs to existing groups; a global index looks at every partition") {
+    assert(route(Upsert, TableType.MergeOnRead) ==
+      Indexed(lookup = true, packsSmallFiles = true, allPartitions = false, appendsLogs = true))
+    assert(route(Upsert, global = true) ==
+      Indexed(lookup = true, packsSmallFiles = true, allPartitions = true, appendsLogs = false))
+    assert(route(BulkInsert, TableType.MergeOnRead, global = true) == WritePath.BulkInsert)
+    assert(route(InsertOverwrite, TableType.MergeOnRead) == Overwrite(ReplaceScope.InputPartitions, bucketed = false))
+    assert(route(DeletePartition, TableType.MergeOnRead, bucket = true) == DropPartitions)
+  }
+
+  test("bucket index: every non-replacing operation, bulk_insert included, writes bucket file groups") {
+    Seq(Upsert, Insert, BulkInsert, Delete).foreach { op =>
+      assert(route(op, bucket = true) == Buckets(appendsLogs = false), op)
+      assert(route(op, TableType.MergeOnRead, bucket = true) == Buckets(appendsLogs = true), op)
+    }
+    assert(route(InsertOverwriteTable, TableType.MergeOnRead, bucket = true) == Overwrite(ReplaceScope.Table, bucketed = true))
+  }
+
+  test("a resolved write spec takes the route of its operation, table type and index") {
+    val schema = StructType(Seq(StructField("id", StringType), StructField("ts", LongType)))
+    def spec(extra: (String, String)*): WriteSpec = WriteSpec.resolve(Map("hoodie.table.name" -> "t",
+      "hoodie.datasource.write.recordkey.field" -> "id") ++ extra, None, schema)
+    assert(WritePath.of(spec()) == route(Upsert))
+    assert(WritePath.of(spec("hoodie.index.type" -> "GLOBAL_SIMPLE", "hoodie.datasource.write.table.type" -> "MERGE_ON_READ"))
+      == route(Upsert, TableType.MergeOnRead, global = true))
+    assert(WritePath.of(spec("hoodie.index.type" -> "BUCKET", "hoodie.datasource.write.operation" -> "bulk_insert"))
+      == Buckets(appendsLogs = false))
+  }
+}
