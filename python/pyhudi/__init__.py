@@ -13,12 +13,14 @@ from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
 from pyhudi.services import compact, run_pending_compactions, schedule_compaction
 from pyhudi.session import configure_spark, jar_path
+from pyhudi.table import HudiTable
 from pyhudi.version import __version__
 from pyhudi.writer import write
 
 __all__ = [
     "__version__",
     "errors",
+    "HudiTable",
     "jar_path",
     "configure_spark",
     "read",
