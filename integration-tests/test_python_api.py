@@ -28,7 +28,7 @@ def _raw(spark, path, **options):
 
 def test_exports_and_version():
     assert set(pyhudi.__all__) == {
-        "__version__", "errors", "jar_path", "configure_spark", "read", "write",
+        "__version__", "errors", "jar_path", "configure_spark", "read", "write", "HudiTable",
         "QueryType", "WriteOperation", "IndexType", "TableType",
         "compact", "schedule_compaction", "run_pending_compactions",
     }
