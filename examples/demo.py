@@ -5,12 +5,15 @@
 Part 1 bulk-loads generated trips into a new table, upserts corrections and late arrivals,
 deletes cancelled trips, and reads the table back: snapshot, time travel to every commit, and
 incremental changes (cross-checked with hudi-rs when the `hudi` package is installed).
+The table's history comes from ``pyhudi.HudiTable``; the merge-on-read part ends with the
+Spark-free ``pyhudi`` command (timeline and validate).
 Part 2 reads two tables written by Apache Hudi from the conformance corpus (CORPUS_DIR holds
 cow/ and mor/ with the zipped tables, default <repo>/../shared/hudi-tables/v6), unzipped into a
 temporary folder. Needs an installed pyhudi (with its jar) and PySpark 4.
 """
 
 import argparse
+import subprocess
 import sys
 import tempfile
 import zipfile
@@ -103,15 +106,19 @@ def pipeline(spark: SparkSession, path: Path) -> None:
         df.write.format("pyhudi").options(**TRIP_OPTIONS)
         .option("hoodie.datasource.write.operation", op).mode(mode).save(str(path)))
     writer(trips(spark, 0, 2000, ts=1_000, fare_shift=0.0), "bulk_insert", mode="errorifexists")
-    # Corrections for 200 existing trips plus 100 late arrivals, in one upsert.
+    # Corrections for 100 existing trips plus 200 late arrivals, in one upsert.
     writer(trips(spark, 1900, 300, ts=2_000, fare_shift=1.5), "upsert")
     # Cancelled trips: only the key and partition columns are needed.
     writer(trips(spark, 0, 50, ts=3_000, fare_shift=0.0).select("trip_id", "city"), "delete")
 
     instants = completed_instants(path)
-    print("completed instants: " + ", ".join(f"{i} ({a})" for i, a in instants))
+    table = pyhudi.HudiTable.for_path(spark, str(path))
+    print("\n== history (pyhudi.HudiTable.history())")
+    table.history().select(
+        "instant", "action", "operation", "rows_inserted", "rows_updated", "rows_deleted", "files_written"
+    ).show(truncate=False)
     snapshot = pyhudi.read(spark, path)
-    print(f"snapshot: {snapshot.count()} trips (2000 loaded + 100 late - 50 cancelled)")
+    print(f"snapshot: {snapshot.count()} trips (2000 loaded + 200 late - 50 cancelled)")
     snapshot.groupBy("city").count().orderBy("city").show()
     show("snapshot, corrected trips", snapshot.where("trip_id between 'trip-001898' and 'trip-001902'"))
     for instant, _ in instants:
@@ -147,6 +154,10 @@ def mor_pipeline(spark: SparkSession, path: Path) -> None:
     print("read_optimized after compaction:",
           pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
     print("completed instants: " + ", ".join(f"{i} ({a})" for i, a in completed_instants(path)))
+    # The pyhudi command inspects a table without Spark or a JVM (pyarrow and fastavro).
+    for command in (["timeline", str(path)], ["validate", str(path)]):
+        print(f"\n$ pyhudi {' '.join(command)}", flush=True)
+        subprocess.run([sys.executable, "-m", "pyhudi", *command], check=True)
 
 
 def main(argv: List[str]) -> int:
