@@ -2,7 +2,9 @@ package io.pyhudi.timeline
 
 /**
  * An immutable, time-ordered view of a table's instants. Each instant time appears once, in
- * its most advanced state.
+ * its most advanced state, except that a savepoint shares the time of the instant it
+ * savepoints (Hudi names `T.savepoint` after the savepointed `T`) and is kept as an instant of
+ * its own, ordered after it.
  */
 final class Timeline(val instants: IndexedSeq[Instant]) {
 
@@ -43,6 +45,12 @@ final class Timeline(val instants: IndexedSeq[Instant]) {
   def completedWritesBetween(begin: String, end: String): IndexedSeq[Instant] =
     completedWrites.filter(i => i.timestamp > begin && i.timestamp <= end)
 
+  /** Savepoint instants (any state), oldest first. */
+  lazy val savepoints: IndexedSeq[Instant] = instants.filter(_.action == Action.Savepoint)
+
+  /** Times of completed savepoints: the instants they savepoint. */
+  lazy val savepointedTimes: Set[String] = savepoints.filter(_.isCompleted).map(_.timestamp).toSet
+
   def isEmpty: Boolean = instants.isEmpty
 }
 
@@ -56,8 +64,8 @@ object Timeline {
 
   /** Builds a timeline from the instants of every state file, keeping each time's latest state. */
   def apply(all: Seq[Instant]): Timeline = {
-    val merged = all.groupBy(_.timestamp).values.map(_.maxBy(rank)).toIndexedSeq
-    new Timeline(merged.sortBy(_.timestamp))
+    val merged = all.groupBy(i => (i.timestamp, i.action == Action.Savepoint)).values.map(_.maxBy(rank)).toIndexedSeq
+    new Timeline(merged.sortBy(i => (i.timestamp, i.action == Action.Savepoint)))
   }
 
   def fromFileNames(names: Seq[String]): Timeline = apply(names.flatMap(Instant.fromFileName))

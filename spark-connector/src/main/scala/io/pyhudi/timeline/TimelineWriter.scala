@@ -50,10 +50,11 @@ final class TimelineWriter(storage: Storage, metaPath: String) {
 
   /**
    * Deletes every state file of `instantTime`, the most advanced first, so that an interrupted
-   * call leaves the instant pending rather than half completed. Returns the deleted names.
+   * call leaves the instant pending rather than half completed. Returns the deleted names. A
+   * savepoint of the same time is a separate instant: its files go only with `savepoint`.
    */
-  def deleteInstantFiles(instantTime: String): Seq[String] = {
-    val files = stateFiles().filter(_.timestamp == instantTime).sortBy {
+  def deleteInstantFiles(instantTime: String, savepoint: Boolean = false): Seq[String] = {
+    val files = stateFiles().filter(i => i.timestamp == instantTime && (i.action == Action.Savepoint) == savepoint).sortBy {
       case i if i.isCompleted => 0
       case i if i.state == State.Inflight => 1
       case _ => 2

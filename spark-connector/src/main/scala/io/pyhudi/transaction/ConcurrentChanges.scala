@@ -16,9 +16,10 @@ object ConcurrentChanges {
    * disappeared (rolled back) are not changes to the data `basedOn` showed.
    */
   def since(basedOn: Timeline, now: Timeline, own: Option[String] = None): Seq[Instant] = {
-    val before = basedOn.instants.map(i => i.timestamp -> i).toMap
+    // Savepoints change no file a write sees (and share the time of the instant they name).
+    val before = basedOn.instants.filter(_.action != Action.Savepoint).map(i => i.timestamp -> i).toMap
     now.instants.filter { i =>
-      !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
+      i.action != Action.Savepoint && !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
     }
   }
 
