@@ -85,11 +85,13 @@ final case class RollbackMetadata(
     version: Option[Int] = Some(1),
     instantsRollback: Seq[InstantInfo] = Nil) {
 
-  def toBytes: Array[Byte] = {
+  def toBytes: Array[Byte] = write(TimelineSchemas.RollbackMetadata, toRecord)
+
+  private[avro] def toRecord: GenericRecord = {
     val s = TimelineSchemas.RollbackMetadata
     val partitionSchema = s.getField("partitionMetadata").schema().getValueType
     val instantSchema = s.getField("instantsRollback").schema().getElementType
-    write(s, record(s,
+    record(s,
       "startRollbackTime" -> startRollbackTime,
       "timeTakenInMillis" -> timeTakenInMillis,
       "totalFilesDeleted" -> totalFilesDeleted,
@@ -103,13 +105,15 @@ final case class RollbackMetadata(
           "logFilesFromFailedCommit" -> nullable(p.logFilesFromFailedCommit.map(longMap)))
       }),
       "version" -> nullable(version.map(Int.box)),
-      "instantsRollback" -> list(instantsRollback.map(_.toAvro(instantSchema)))))
+      "instantsRollback" -> list(instantsRollback.map(_.toAvro(instantSchema))))
   }
 }
 
 object RollbackMetadata {
-  def fromBytes(bytes: Array[Byte], what: String = "rollback metadata"): RollbackMetadata = {
-    val r = read(bytes, TimelineSchemas.RollbackMetadata, what)
+  def fromBytes(bytes: Array[Byte], what: String = "rollback metadata"): RollbackMetadata =
+    fromRecord(read(bytes, TimelineSchemas.RollbackMetadata, what))
+
+  private[avro] def fromRecord(r: GenericRecord): RollbackMetadata = {
     RollbackMetadata(
       str(r, "startRollbackTime").getOrElse(""),
       r.get("timeTakenInMillis").asInstanceOf[Number].longValue,

@@ -58,6 +58,37 @@ object TimelineSchemas {
        |{"name":"extraMetadata","type":$StringMap,"default":null},
        |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
 
+  val SavepointMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieSavepointMetadata","namespace":"$Namespace","fields":[
+       |{"name":"savepointedBy","type":"string"},
+       |{"name":"savepointedAt","type":"long"},
+       |{"name":"comments","type":"string"},
+       |{"name":"partitionMetadata","type":{"type":"map","values":
+       |  {"type":"record","name":"HoodieSavepointPartitionMetadata","fields":[
+       |  {"name":"partitionPath","type":"string"},
+       |  {"name":"savepointDataFile","type":{"type":"array","items":"string"}}]}}},
+       |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
+
+  // Hudi declares the union as ["string","null"] with a null default; Avro Java's generated
+  // classes accept that, the parser only when default validation is off.
+  val RestorePlan: Schema = parse(
+    s"""{"type":"record","name":"HoodieRestorePlan","namespace":"$Namespace","fields":[
+       |{"name":"instantsToRollback","type":{"type":"array","items":$InstantInfo},"default":[]},
+       |{"name":"version","type":["int","null"],"default":2},
+       |{"name":"savepointToRestoreTimestamp","type":["string","null"],"default":null}]}""".stripMargin,
+    validateDefaults = false)
+
+  val RestoreMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieRestoreMetadata","namespace":"$Namespace","fields":[
+       |{"name":"startRestoreTime","type":"string"},
+       |{"name":"timeTakenInMillis","type":"long"},
+       |{"name":"instantsToRollback","type":{"type":"array","items":"string"}},
+       |{"name":"hoodieRestoreMetadata","type":{"type":"map","values":
+       |  {"type":"array","items":["null",${RollbackMetadata.toString}]}}},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"restoreInstantInfo","type":{"type":"array","items":"HoodieInstantInfo"},"default":[]},
+       |{"name":"extraMetadata","type":$StringMap,"default":null}]}""".stripMargin)
+
   /** The clustering plan a replacecommit may request; insert_overwrite leaves it null. */
   private val ClusteringPlan =
     s"""{"type":"record","name":"HoodieClusteringPlan","fields":[
@@ -90,5 +121,6 @@ object TimelineSchemas {
        |{"name":"extraMetadata","type":$StringMap,"default":null},
        |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
 
-  private def parse(json: String): Schema = new Schema.Parser().parse(json)
+  private def parse(json: String, validateDefaults: Boolean = true): Schema =
+    new Schema.Parser().setValidateDefaults(validateDefaults).parse(json)
 }

@@ -97,6 +97,35 @@ class TimelineAvroSuite extends AnyFunSuite {
     assert(s.getField("version").schema().getTypes.get(0).getType == Schema.Type.INT)
   }
 
+  test("savepoint and restore records: Hudi's full names and field order, round trips") {
+    def fields(s: Schema): Seq[String] = { import scala.jdk.CollectionConverters._; s.getFields.asScala.map(_.name).toSeq }
+    assert(TimelineSchemas.SavepointMetadata.getFullName == "org.apache.hudi.avro.model.HoodieSavepointMetadata")
+    assert(fields(TimelineSchemas.SavepointMetadata) ==
+      Seq("savepointedBy", "savepointedAt", "comments", "partitionMetadata", "version"))
+    assert(TimelineSchemas.SavepointMetadata.getField("partitionMetadata").schema().getValueType.getFullName ==
+      "org.apache.hudi.avro.model.HoodieSavepointPartitionMetadata")
+    assert(fields(TimelineSchemas.RestorePlan) == Seq("instantsToRollback", "version", "savepointToRestoreTimestamp"))
+    assert(fields(TimelineSchemas.RestoreMetadata) == Seq("startRestoreTime", "timeTakenInMillis",
+      "instantsToRollback", "hoodieRestoreMetadata", "version", "restoreInstantInfo", "extraMetadata"))
+    assert(TimelineSchemas.RestoreMetadata.getField("restoreInstantInfo").schema().getElementType.getFullName ==
+      "org.apache.hudi.avro.model.HoodieInstantInfo")
+
+    val sp = SavepointMetadata("me", 1700000000L, "c", Map("a" -> Seq("f1", "f2"), "" -> Nil))
+    assert(SavepointMetadata.fromBytes(sp.toBytes) == sp)
+    // The first savepoint schema had no version: resolving against it skips the field.
+    val v0 = new Schema.Parser().parse(TimelineSchemas.SavepointMetadata.toString
+      .replace(""",{"name":"version","type":["int","null"],"default":1}""", ""))
+    assert(!v0.toString.contains("version"))
+    assert(resolve(sp.toBytes, v0).get("comments").toString == "c")
+    val plan = RestorePlan(Seq(InstantInfo("2", "commit"), InstantInfo("1", "deltacommit")), Some("0"))
+    assert(RestorePlan.fromBytes(plan.toBytes) == plan)
+    val rollback = RollbackMetadata("3", 5L, 1, Seq("2"), Map("" -> RollbackPartitionMetadata("", Seq("x"), Nil, None, None)),
+      Some(1), Seq(InstantInfo("2", "commit")))
+    val restore = RestoreMetadata("4", 7L, Seq("2"), Map("2" -> Seq(rollback)), Seq(InstantInfo("2", "commit")))
+    assert(RestoreMetadata.fromBytes(restore.toBytes) == restore)
+    assert(embedded(restore.toBytes)._1.getFullName == "org.apache.hudi.avro.model.HoodieRestoreMetadata")
+  }
+
   test("a file that is no Avro container fails naming it") {
     val e = intercept[CorruptFileException](RollbackPlan.fromBytes("{}".getBytes, "/t/.hoodie/1.rollback.requested"))
     assert(e.getMessage.contains("/t/.hoodie/1.rollback.requested"))
