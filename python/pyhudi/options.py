@@ -123,7 +123,8 @@ No default.
 
 AS_OF_INSTANT = "as.of.instant"
 """Time travel: read the table as of this instant (inclusive). Accepts yyyyMMddHHmmssSSS,
-yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]'.
+yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]', or the name of a savepoint (a value starting with a
+letter), which reads as of the savepointed instant.
 
 No default.
 """

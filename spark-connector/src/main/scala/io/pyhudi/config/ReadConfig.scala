@@ -32,8 +32,10 @@ object ReadConfig {
     "as.of.instant",
     None,
     "Time travel: read the table as of this instant (inclusive). Accepts yyyyMMddHHmmssSSS, " +
-      "yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]'.",
-    (k, v) => InstantTime.parseQueryInstant(k, v))
+      "yyyyMMddHHmmss and 'yyyy-MM-dd HH:mm:ss[.SSS]', or the name of a savepoint (a value " +
+      "starting with a letter), which reads as of the savepointed instant.",
+    // A name is resolved against the table's savepoints once the table is open.
+    (k, v) => if (v.trim.headOption.exists(_.isLetter)) v.trim else InstantTime.parseQueryInstant(k, v))
 
   // Apache Hudi has no such option (its readers fail on the missing file, or serve the previous
   // slice when only the listing is consulted); the key follows its read-option naming.

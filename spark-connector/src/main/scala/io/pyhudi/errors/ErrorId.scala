@@ -127,6 +127,18 @@ object ErrorId {
   val CompactionFileMissing: ErrorId[CorruptFileException] =
     define("COMPACTION_FILE_MISSING", "A file named by a compaction plan no longer exists.")
 
+  // Savepoints, rollback and restore.
+  val SavepointNotFound: ErrorId[InstantStateException] =
+    define("SAVEPOINT_NOT_FOUND", "No completed savepoint has the given name or instant.")
+  val SavepointNameTaken: ErrorId[InstantStateException] =
+    define("SAVEPOINT_NAME_TAKEN", "Another savepoint of the table already has this name.")
+  val CannotSavepoint: ErrorId[InstantStateException] =
+    define("CANNOT_SAVEPOINT", "The instant is not a completed commit, deltacommit or replacecommit, or is savepointed already.")
+  val InstantSavepointed: ErrorId[InstantStateException] =
+    define("INSTANT_SAVEPOINTED", "A rollback or restore would remove a savepointed instant; delete the savepoint first.")
+  val CannotRollBackInstant: ErrorId[InstantStateException] =
+    define("CANNOT_ROLL_BACK_INSTANT", "The instant is not the latest completed write, or later instants are pending.")
+
   // Rows to write.
   val NullOrEmptyRecordKey: ErrorId[InvalidRecordException] =
     define("NULL_OR_EMPTY_RECORD_KEY", "A row to write has a null or empty record key.")

@@ -212,6 +212,27 @@ object Errors {
     new InstantStateException(ErrorId.CannotRollBackCompleted,
       s"Instant $instant is completed; a write transaction only rolls back pending instants")
 
+  // Savepoints, rollback and restore.
+
+  def savepointNotFound(basePath: String, nameOrInstant: String, known: Seq[String]): InstantStateException =
+    new InstantStateException(ErrorId.SavepointNotFound,
+      s"Table $basePath has no completed savepoint '$nameOrInstant' (savepoints: " +
+        s"${if (known.isEmpty) "none" else known.mkString(", ")})")
+
+  def savepointNameTaken(name: String, instant: String): InstantStateException =
+    new InstantStateException(ErrorId.SavepointNameTaken,
+      s"Savepoint name '$name' is taken by the savepoint of instant $instant; names are unique per table")
+
+  def cannotSavepoint(instant: String, why: String): InstantStateException =
+    new InstantStateException(ErrorId.CannotSavepoint, s"Cannot savepoint instant $instant: $why")
+
+  def instantSavepointed(instant: String, what: String): InstantStateException =
+    new InstantStateException(ErrorId.InstantSavepointed,
+      s"Cannot $what: instant $instant is savepointed; delete its savepoint first")
+
+  def cannotRollBackInstant(instant: String, why: String): InstantStateException =
+    new InstantStateException(ErrorId.CannotRollBackInstant, s"Cannot roll back instant $instant: $why")
+
   // Table services.
 
   def compactionRejected(instant: String, why: String): CommitFailedException =

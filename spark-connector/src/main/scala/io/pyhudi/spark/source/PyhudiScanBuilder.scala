@@ -6,6 +6,7 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
 import io.pyhudi.read.{QuerySpec, ScanPlanner}
+import io.pyhudi.services.savepoint.Savepoints
 import io.pyhudi.spark.expr.PartitionFilters
 
 /**
@@ -30,7 +31,8 @@ final class PyhudiScanBuilder(table: PyhudiTable, options: Map[String, String])
 
   override def build(): Scan = {
     val hoodie = table.hoodie
-    val spec = QuerySpec.fromOptions(options)
+    val parsed = QuerySpec.fromOptions(options)
+    val spec = parsed.copy(asOf = Savepoints.resolveAsOf(hoodie, parsed.asOf))
     val pruning = new PartitionFilters(hoodie.config, table.schema(), filters.toSeq)
     val plan = ScanPlanner.plan(hoodie, spec, pruning.keep)
     new PyhudiScan(SparkSession.active, table, spec, plan, required, filters.toSeq,

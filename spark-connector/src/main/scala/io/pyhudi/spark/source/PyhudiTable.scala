@@ -12,6 +12,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import io.pyhudi.read.QuerySpec
 import io.pyhudi.schema.TableSchemaResolver
+import io.pyhudi.services.savepoint.Savepoints
 import io.pyhudi.table.HoodieTable
 
 /**
@@ -39,8 +40,9 @@ final class PyhudiTable private (
 
 object PyhudiTable {
   def open(path: String, options: Map[String, String], conf: Configuration): PyhudiTable = {
-    val spec = QuerySpec.fromOptions(options)
+    val parsed = QuerySpec.fromOptions(options)
     val hoodie = HoodieTable.open(path, conf)
+    val spec = parsed.copy(asOf = Savepoints.resolveAsOf(hoodie, parsed.asOf))
     new PyhudiTable(hoodie, spec, options, TableSchemaResolver.resolve(hoodie))
   }
 }
