@@ -9,5 +9,7 @@ package io.pyhudi
  *
  *  - [[services.compaction]]: folds the log files of merge-on-read file slices into new base
  *    files (hudi-format.md §2.5).
+ *  - [[services.savepoint]]: savepoints, optionally named, that time travel and restore address.
+ *  - [[services.restore]]: rollback of the latest completed write, restore to a savepoint.
  */
 package object services

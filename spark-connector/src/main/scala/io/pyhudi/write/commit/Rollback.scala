@@ -40,7 +40,7 @@ object Rollback {
       generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
     val timeline = new TimelineWriter(table.storage, table.metaPath)
     val files = timeline.stateFiles()
-    if (files.exists(i => i.timestamp == target.timestamp && i.isCompleted))
+    if (files.exists(i => i.timestamp == target.timestamp && i.isCompleted && i.action != Action.Savepoint))
       throw Errors.cannotRollBackCompleted(target.timestamp)
     completedRollbackOf(timeline, files, target.timestamp) match {
       case Some(done) =>
@@ -54,6 +54,44 @@ object Rollback {
         execute(table, timeline, rollbackTime, plan, started)
         rollbackTime
     }
+  }
+
+  /**
+   * Rolls back the completed write `target` (a table service: the caller makes sure no later
+   * instant builds on it and no savepoint names it) and returns the rollback instant time. The
+   * steps are those of a pending instant's rollback; the plan comes from a listing, as the
+   * instant's markers are gone. A completed rollback of `target` found on the timeline is
+   * finished instead (step 5).
+   */
+  def rollbackCompleted(table: HoodieTable, target: Instant,
+      generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
+    val timeline = new TimelineWriter(table.storage, table.metaPath)
+    val files = timeline.stateFiles()
+    completedRollbackOf(timeline, files, target.timestamp) match {
+      case Some(done) =>
+        cleanUpTarget(table, timeline, target.timestamp)
+        done
+      case None =>
+        val started = System.currentTimeMillis()
+        val rollbackTime = generator.next(files.map(_.timestamp))
+        val plan = RollbackPlanner.planCompleted(table, target)
+        timeline.requested(rollbackTime, Action.Rollback, plan.toBytes)
+        execute(table, timeline, rollbackTime, plan, started)
+        rollbackTime
+    }
+  }
+
+  /** The metadata of the completed rollback `rollbackTime`. */
+  def metadata(table: HoodieTable, rollbackTime: String): RollbackMetadata = {
+    val timeline = new TimelineWriter(table.storage, table.metaPath)
+    val done = Instant(rollbackTime, Action.Rollback, State.Completed)
+    RollbackMetadata.fromBytes(timeline.read(done), timeline.path(done))
+  }
+
+  /** The completed rollback whose metadata names `targetTime`, if any. */
+  def completedRollbackOf(table: HoodieTable, targetTime: String): Option[String] = {
+    val timeline = new TimelineWriter(table.storage, table.metaPath)
+    completedRollbackOf(timeline, timeline.stateFiles(), targetTime)
   }
 
   /**

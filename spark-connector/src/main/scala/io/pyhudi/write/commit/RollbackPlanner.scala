@@ -24,6 +24,29 @@ private[commit] object RollbackPlanner {
     RollbackPlan(Some(InstantInfo(target.timestamp, target.action)), Some(requests))
   }
 
+  /**
+   * Plans the rollback of a completed instant `T` that no later instant built on (the caller
+   * checks): its base files and every log file of slices based on `T` are deleted; log files of
+   * older slices that `T`'s write stats name get a rollback command block.
+   */
+  def planCompleted(table: HoodieTable, target: Instant): RollbackPlan = {
+    val listing = PartitionLister.list(table.storage, table.basePath)
+    val deletes = listing.flatMap { case (partition, files) =>
+      val bases = files.flatMap(f => BaseFile.parse(f.path, f.size)).filter(_.instant == target.timestamp).map(_.path)
+      val logs = files.flatMap(f => LogFile.parse(f.path, f.size)).filter(_.baseInstant == target.timestamp).map(_.path)
+      (bases ++ logs).map(baseRequest(partition, _))
+    }
+    // The commit metadata names the log files the instant appended to; no log needs reading.
+    val appendedPaths = table.reload().commitMetadata(target).writeStats.flatMap(_.path).map(_.stripPrefix("/")).toSet
+    val appended = listing.flatMap { case (partition, files) =>
+      files.flatMap(f => LogFile.parse(f.path, f.size))
+        .filter(l => l.baseInstant != target.timestamp &&
+          appendedPaths(if (partition.isEmpty) l.name else s"$partition/${l.name}"))
+        .map(partition -> _)
+    }
+    RollbackPlan(Some(InstantInfo(target.timestamp, target.action)), Some(deletes ++ logRequests(appended)))
+  }
+
   private def fromMarkers(table: HoodieTable, markers: Seq[Marker]): Seq[RollbackRequest] = {
     val bases = markers.filter(_.ioType != IOType.Append).map { m =>
       baseRequest(m.partitionPath, absolute(table, m.dataPath))
