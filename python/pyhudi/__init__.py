@@ -11,7 +11,16 @@
 from pyhudi import errors
 from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
-from pyhudi.services import compact, run_pending_compactions, schedule_compaction
+from pyhudi.services import (
+    compact,
+    delete_savepoint,
+    restore,
+    rollback,
+    run_pending_compactions,
+    savepoint,
+    savepoints,
+    schedule_compaction,
+)
 from pyhudi.session import configure_spark, jar_path
 from pyhudi.table import HudiTable
 from pyhudi.version import __version__
@@ -32,4 +41,9 @@ __all__ = [
     "compact",
     "schedule_compaction",
     "run_pending_compactions",
+    "savepoint",
+    "savepoints",
+    "delete_savepoint",
+    "rollback",
+    "restore",
 ]

@@ -1,11 +1,14 @@
-"""Table services of merge-on-read tables, run on the JVM side of a SparkSession.
+"""Table services, run on the JVM side of a SparkSession: compaction of merge-on-read tables,
+savepoints, rollback of the latest write and restore to a savepoint (docs/savepoints.md).
 
 >>> import pyhudi
 >>> pyhudi.compact(spark, "/data/trips")  # doctest: +SKIP
 '20251121101500123'
+>>> pyhudi.savepoint(spark, "/data/trips", name="before-backfill", retain_days=30)  # doctest: +SKIP
+'20251121101500123'
 """
 
-from typing import TYPE_CHECKING, List, Mapping, Optional
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional
 
 from pyhudi.errors import translated
 
@@ -54,4 +57,73 @@ def run_pending_compactions(spark: "SparkSession", path: str, options: Optional[
     return [str(i) for i in done]
 
 
-__all__: List[str] = ["compact", "schedule_compaction", "run_pending_compactions"]
+def savepoint(
+    spark: "SparkSession",
+    path: str,
+    instant: Optional[str] = None,
+    name: Optional[str] = None,
+    retain_days: Optional[int] = None,
+    comment: Optional[str] = None,
+    options: Optional[Mapping[str, str]] = None,
+) -> str:
+    """Savepoints a completed commit, deltacommit or replacecommit (default: the latest).
+
+    ``name`` (a letter, then letters, digits, ``.``, ``_``, ``:`` or ``-``; unique per table)
+    can then be given wherever an instant is read (``as_of=``, :func:`restore`);
+    ``retain_days`` records an expiry. Returns the savepointed instant.
+    """
+    if retain_days is not None and (not isinstance(retain_days, int) or isinstance(retain_days, bool)):
+        raise TypeError(f"retain_days must be an int, not {type(retain_days).__name__}")
+    with translated():
+        done = _services(spark).savepoint(
+            spark._jsparkSession, path, instant, name, int(retain_days or 0), comment, _java_map(spark, options)
+        )
+    return str(done)
+
+
+def savepoints(
+    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None
+) -> List[Dict[str, Optional[str]]]:
+    """The completed savepoints, oldest first: ``instant``, ``name``, ``expires`` and ``created``
+    (epoch seconds), ``savepointed_by``, ``comment`` and ``files`` (files savepointed)."""
+    with translated():
+        listed = _services(spark).savepoints(spark._jsparkSession, path, _java_map(spark, options))
+    return [{str(k): (None if v is None else str(v)) for k, v in dict(m).items()} for m in listed]
+
+
+def delete_savepoint(
+    spark: "SparkSession", path: str, savepoint: str, options: Optional[Mapping[str, str]] = None
+) -> str:
+    """Deletes the savepoint with this name or instant (the instant's data stays); returns its instant."""
+    with translated():
+        return str(_services(spark).deleteSavepoint(spark._jsparkSession, path, savepoint, _java_map(spark, options)))
+
+
+def rollback(
+    spark: "SparkSession", path: str, instant: Optional[str] = None, options: Optional[Mapping[str, str]] = None
+) -> str:
+    """Rolls back the latest completed write (``instant``, if given, must be it); returns its instant.
+
+    A savepointed instant is refused (``INSTANT_SAVEPOINTED``); to go back further, :func:`restore`.
+    """
+    with translated():
+        return str(_services(spark).rollback(spark._jsparkSession, path, instant, _java_map(spark, options)))
+
+
+def restore(spark: "SparkSession", path: str, savepoint: str, options: Optional[Mapping[str, str]] = None) -> str:
+    """Restores the table to a savepoint (name or instant): every later instant is rolled back,
+    newest first. An interrupted restore is finished first. Returns the restore instant."""
+    with translated():
+        return str(_services(spark).restore(spark._jsparkSession, path, savepoint, _java_map(spark, options)))
+
+
+__all__: List[str] = [
+    "compact",
+    "schedule_compaction",
+    "run_pending_compactions",
+    "savepoint",
+    "savepoints",
+    "delete_savepoint",
+    "rollback",
+    "restore",
+]

@@ -4,9 +4,13 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SparkSession
 
+import io.pyhudi.services.restore.{InstantRollback, Restore}
+import io.pyhudi.services.savepoint.{Savepoint, Savepoints}
 import io.pyhudi.spark.services.Compactor
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.table.HoodieTable
+import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
+import io.pyhudi.write.commit.WriteTransaction
 
 /** Table services callable from Scala and, through py4j, from the `pyhudi` Python package. */
 object TableServices {
@@ -33,5 +37,79 @@ object TableServices {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
     Compactor.runPending(spark, table, opts).asJava
+  }
+
+  private def open(spark: SparkSession, path: String, options: java.util.Map[String, String])
+      : (HoodieTable, ConcurrencyConfig) = {
+    val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
+    (HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts)), ConcurrencyConfig.from(opts))
+  }
+
+  private def optional[T](v: T): Option[T] = Option(v).filter {
+    case s: String => s.trim.nonEmpty
+    case _ => true
+  }
+
+  /**
+   * Savepoints `instant` (null: the latest completed write); `name`, `retainDays` (<= 0: none)
+   * and `comment` may be null. Returns the savepointed instant.
+   */
+  def savepoint(spark: SparkSession, path: String, instant: String, name: String, retainDays: Int,
+      comment: String, options: java.util.Map[String, String]): String = {
+    val (table, concurrency) = open(spark, path, options)
+    Savepoints.create(table, optional(instant), optional(name), Some(retainDays).filter(_ > 0),
+      optional(comment), concurrency = concurrency).instant
+  }
+
+  /** The completed savepoints, oldest first, as maps: instant, name, expires, created, comment, files. */
+  def savepoints(spark: SparkSession, path: String, options: java.util.Map[String, String])
+      : java.util.List[java.util.Map[String, String]] = {
+    val (table, _) = open(spark, path, options)
+    Savepoints.list(table).map(describe).asJava
+  }
+
+  private def describe(s: Savepoint): java.util.Map[String, String] = {
+    val m = new java.util.LinkedHashMap[String, String]()
+    m.put("instant", s.instant)
+    m.put("name", s.name.orNull)
+    m.put("expires", s.expiresAt.map(_.toString).orNull)
+    m.put("created", s.createdAt.toString)
+    m.put("savepointed_by", s.metadata.savepointedBy)
+    m.put("comment", s.label.comment.orNull)
+    m.put("files", s.metadata.fileCount.toString)
+    m
+  }
+
+  /** Deletes the savepoint with this name or instant; returns its instant. */
+  def deleteSavepoint(spark: SparkSession, path: String, nameOrInstant: String,
+      options: java.util.Map[String, String]): String = {
+    val (table, concurrency) = open(spark, path, options)
+    Savepoints.delete(table, nameOrInstant, concurrency)
+  }
+
+  /**
+   * Rolls back the latest completed write (`instant`, when not null, must be it); returns the
+   * rolled-back instant. Failed writes are rolled back first.
+   */
+  def rollback(spark: SparkSession, path: String, instant: String, options: java.util.Map[String, String]): String = {
+    val (table, concurrency) = open(spark, path, options)
+    WriteTransaction.rollbackFailedWrites(table, concurrency)
+    WriteTransaction.requireNoLiveWriters(table, concurrency)
+    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+      InstantRollback.rollbackLatest(table, optional(instant))._1
+    }
+  }
+
+  /**
+   * Restores the table to the savepoint with this name or instant (finishing an interrupted
+   * restore first); returns the restore instant.
+   */
+  def restore(spark: SparkSession, path: String, savepoint: String, options: java.util.Map[String, String]): String = {
+    val (table, concurrency) = open(spark, path, options)
+    WriteTransaction.rollbackFailedWrites(table, concurrency)
+    WriteTransaction.requireNoLiveWriters(table, concurrency)
+    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+      Restore.restore(table, savepoint)
+    }
   }
 }
