@@ -1,5 +1,6 @@
 """The CLI's commands. Each returns a JSON-ready document and the text shown to people."""
 
+import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -350,6 +351,18 @@ def _epoch_iso(value: Any) -> Optional[str]:
     return fmt.iso_time(value / 1000 if value > 10**11 else value)
 
 
+def _savepoint_label(comments: Any) -> Dict[str, Any]:
+    """pyhudi's named savepoints keep ``{"name", "expiresAt", "comment"}`` as JSON in ``comments``."""
+    if isinstance(comments, str) and comments.strip().startswith("{"):
+        try:
+            doc = json.loads(comments)
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+            return {"name": doc["name"], "expires_at": doc.get("expiresAt"), "comment": doc.get("comment")}
+    return {"name": None, "expires_at": None, "comment": comments or None}
+
+
 def savepoints_command(table: HudiTable) -> Output:
     timeline = load_timeline(table)
     out = []
@@ -358,10 +371,15 @@ def savepoints_command(table: HudiTable) -> Output:
             continue
         rec = read_instant(instant).record or {}
         partitions = rec.get("partitionMetadata") or {}
+        label = _savepoint_label(rec.get("comments"))
         out.append(
             {
                 "instant": instant.time,
                 "state": instant.state,
+                "name": label["name"],
+                "expires_at": label["expires_at"],
+                "expires_at_iso": _epoch_iso(label["expires_at"]),
+                "comment": label["comment"],
                 "savepointed_by": rec.get("savepointedBy"),
                 "savepointed_at": rec.get("savepointedAt"),
                 "savepointed_at_iso": _epoch_iso(rec.get("savepointedAt")),
@@ -373,14 +391,26 @@ def savepoints_command(table: HudiTable) -> Output:
     doc = {"table": table.base_path, "savepoints": out}
     if not out:
         return doc, "(no savepoints)"
-    headers = ["instant", "state", "savepointed_by", "savepointed_at", "comments", "partitions", "files"]
+    headers = [
+        "instant",
+        "state",
+        "name",
+        "expires",
+        "savepointed_by",
+        "savepointed_at",
+        "comments",
+        "partitions",
+        "files",
+    ]
     rows: Sequence[Sequence[Any]] = [
         [
             s["instant"],
             s["state"],
+            s["name"],
+            s["expires_at_iso"],
             s["savepointed_by"],
             s["savepointed_at_iso"],
-            s["comments"],
+            s["comment"],
             s["partitions"],
             s["files"],
         ]

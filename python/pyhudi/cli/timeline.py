@@ -109,8 +109,12 @@ class Timeline:
     """The instants of the active timeline, oldest first."""
 
     def __init__(self, instants: Sequence[Instant]) -> None:
-        self.instants: List[Instant] = sorted(instants, key=lambda i: i.time)
-        self._by_time: Dict[str, Instant] = {i.time: i for i in self.instants}
+        # A savepoint shares the time of the instant it savepoints: it sorts after it, and
+        # ``get`` finds the savepointed instant.
+        self.instants: List[Instant] = sorted(instants, key=lambda i: (i.time, i.action == SAVEPOINT))
+        self._by_time: Dict[str, Instant] = {}
+        for i in self.instants:
+            self._by_time.setdefault(i.time, i)
 
     def get(self, time: str) -> Optional[Instant]:
         return self._by_time.get(time)
@@ -155,8 +159,9 @@ class Timeline:
 
 
 def load_timeline(table: HudiTable) -> Timeline:
-    """Lists ``.hoodie/`` and groups the state files by instant time."""
-    by_time: Dict[str, Instant] = {}
+    """Lists ``.hoodie/`` and groups the state files by instant time (a savepoint apart, as Hudi
+    names ``<T>.savepoint`` after the savepointed ``<T>``)."""
+    by_time: Dict[Tuple[str, bool], Instant] = {}
     with os.scandir(table.hoodie_path) as entries:
         for entry in entries:
             if not entry.is_file():
@@ -166,7 +171,7 @@ def load_timeline(table: HudiTable) -> Timeline:
                 continue
             time, action, state = parsed
             stat = entry.stat()
-            by_time.setdefault(time, Instant(time)).files.append(
+            by_time.setdefault((time, action == SAVEPOINT), Instant(time)).files.append(
                 StateFile(time, action, state, entry.path, stat.st_size, stat.st_mtime)
             )
     return Timeline(list(by_time.values()))
