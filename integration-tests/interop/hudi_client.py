@@ -81,6 +81,12 @@ class HudiWorker:
         rows: List[Dict[str, Any]] = self._call({"op": "read", "path": str(path), "options": options or {}})["rows"]
         return rows
 
+    def avro(self, file: Path, record: str) -> Dict[str, Any]:
+        """A timeline Avro file decoded by Apache Hudi's generated class ``record`` (e.g.
+        ``HoodieSavepointMetadata``), as a dict."""
+        decoded: Dict[str, Any] = self._call({"op": "avro", "file": str(file), "record": record})["record"]
+        return decoded
+
     def stop(self) -> None:
         try:
             if self.proc.poll() is None and self.proc.stdin is not None:

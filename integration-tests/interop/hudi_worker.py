@@ -55,7 +55,26 @@ def handle(spark, cmd):  # type: ignore[no-untyped-def]
     if op == "read":
         df = spark.read.format("hudi").options(**cmd.get("options", {})).load(cmd["path"])
         return {"rows": normalize_rows(df.collect())}
+    if op == "avro":
+        return {"record": read_timeline_avro(spark, cmd["file"], cmd["record"])}
     raise ValueError(f"unknown op {op}")
+
+
+def read_timeline_avro(spark, file, record):  # type: ignore[no-untyped-def]
+    """A timeline Avro file read into Apache Hudi's generated class ``record`` (its reader schema),
+    as the JSON of the record's ``toString``."""
+    jvm = spark._jvm
+    loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
+    cls = jvm.java.lang.Class.forName(f"org.apache.hudi.avro.model.{record}", True, loader)
+    with open(file, "rb") as f:
+        data = bytearray(f.read())
+    reader = jvm.org.apache.avro.file.DataFileReader(
+        jvm.org.apache.avro.file.SeekableByteArrayInput(data), jvm.org.apache.avro.specific.SpecificDatumReader(cls)
+    )
+    try:
+        return json.loads(reader.next().toString())
+    finally:
+        reader.close()
 
 
 def main() -> None:

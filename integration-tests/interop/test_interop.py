@@ -4,6 +4,7 @@ same table folders, with Apache Hudi's default settings: its metadata table is o
 Every check compares pyhudi, Apache Hudi and, where it reads the query, hudi-rs with a model.
 """
 
+import json
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -275,3 +276,49 @@ def test_timestamp_in_struct_through_a_log_file(spark: Any, hudi: Callable[[str]
         read_ours, read_theirs = t.pyhudi_read(spark, path), h.read(path)
         assert t.data_of(read_ours, ["id", "s"]) == t.data_of(read_theirs, ["id", "s"])
         assert {r["id"]: r["s"]["name"] for r in read_ours} == {"k0": "n0", "k1": "u", "k2": "n2"}
+
+
+# ---- savepoints, rollback and restore by pyhudi; Apache Hudi decodes the files, reads and writes on
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_apache_hudi_after_pyhudi_savepoint_and_restore(spark: Any, hudi: Callable[[str], HudiWorker],
+                                                       tmp_path: Path, version: str, table_type: str) -> None:
+    import pyhudi
+
+    h = hudi(version)
+    path = tmp_path / "t"
+    hoodie = path / ".hoodie"
+    opts = lambda op: t.options("sp", table_type, op)  # noqa: E731
+    model = t.Model()
+    first = [t.row(i, 100, "a") for i in range(30)]
+    t.pyhudi_write(spark, path, first, opts("insert"))
+    model.upsert(first)
+    savepointed = pyhudi.savepoint(spark, str(path), name="base", retain_days=7, comment="c")
+    expected = model.expected()
+    t.pyhudi_write(spark, path, [t.row(i, 200, "b") for i in range(0, 40, 3)], opts("upsert"))
+    t.pyhudi_write(spark, path, [t.row(i, 300, "d") for i in range(2, 30, 7)], opts("delete"))
+
+    sp = h.avro(hoodie / f"{savepointed}.savepoint", "HoodieSavepointMetadata")
+    assert json.loads(sp["comments"]) == {"name": "base", "expiresAt": json.loads(sp["comments"])["expiresAt"],
+                                          "comment": "c"}
+    files = {f for m in sp["partitionMetadata"].values() for f in m["savepointDataFile"]}
+    assert files and all(savepointed in f for f in files), files
+    assert t.data(h.read(path, t.as_of(savepointed))) == expected
+
+    restore = pyhudi.restore(spark, str(path), "base")
+    plan = h.avro(hoodie / f"{restore}.restore.requested", "HoodieRestorePlan")
+    assert plan["savepointToRestoreTimestamp"] == savepointed and len(plan["instantsToRollback"]) == 2
+    done = h.avro(hoodie / f"{restore}.restore", "HoodieRestoreMetadata")
+    assert done["instantsToRollback"] == [i["commitTime"] for i in plan["instantsToRollback"]]
+    assert all(len(m) == 1 and m[0]["commitsRollback"] == [t_] for t_, m in done["hoodieRestoreMetadata"].items())
+    model_after = t.Model()
+    model_after.upsert(first)
+    check_snapshot(spark, h, path, model_after, f"Apache Hudi {version} {table_type} after a pyhudi restore")
+
+    # Apache Hudi writes on the restored table (its cleaner and archiver see the savepoint).
+    more = [t.row(i, 400, "e") for i in range(5, 45, 4)]
+    h.write(path, t.SCHEMA, more, opts("upsert"))
+    model_after.upsert(more)
+    check_snapshot(spark, h, path, model_after, f"Apache Hudi {version} {table_type} writing after a restore")
+    assert [s["name"] for s in pyhudi.savepoints(spark, str(path))] == ["base"]
