@@ -9,14 +9,14 @@
 """
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
+from pyhudi import services
 from pyhudi._args import OptionValue, path_value
 from pyhudi.errors import translated
 from pyhudi.options import TABLE_NAME, QueryType, WriteOperation
 from pyhudi.reader import Instant, read
 from pyhudi.services import _java_map
-from pyhudi.services import compact as _compact
 from pyhudi.writer import write
 
 if TYPE_CHECKING:  # pyhudi imports without pyspark
@@ -161,7 +161,36 @@ class HudiTable:
 
     def compact(self, options: Optional[Mapping[str, str]] = None) -> Optional[str]:
         """Compacts a merge-on-read table now; see :func:`pyhudi.compact`."""
-        return _compact(self._spark, self._path, options)
+        return services.compact(self._spark, self._path, options)
+
+    def savepoint(
+        self,
+        instant: Optional[str] = None,
+        name: Optional[str] = None,
+        retain_days: Optional[int] = None,
+        comment: Optional[str] = None,
+    ) -> str:
+        """Savepoints a completed write (default: the latest), optionally under a ``name`` that
+        ``to_df(as_of=name)`` and :meth:`restore` accept; see :func:`pyhudi.savepoint`."""
+        return services.savepoint(
+            self._spark, self._path, instant=instant, name=name, retain_days=retain_days, comment=comment
+        )
+
+    def savepoints(self) -> List[Dict[str, Optional[str]]]:
+        """The table's savepoints, oldest first; see :func:`pyhudi.savepoints`."""
+        return services.savepoints(self._spark, self._path)
+
+    def delete_savepoint(self, savepoint: str) -> str:
+        """Deletes a savepoint by name or instant; returns its instant."""
+        return services.delete_savepoint(self._spark, self._path, savepoint)
+
+    def rollback(self, instant: Optional[str] = None) -> str:
+        """Rolls back the latest completed write; see :func:`pyhudi.rollback`."""
+        return services.rollback(self._spark, self._path, instant)
+
+    def restore(self, savepoint: str) -> str:
+        """Restores the table to a savepoint (name or instant); see :func:`pyhudi.restore`."""
+        return services.restore(self._spark, self._path, savepoint)
 
     def __repr__(self) -> str:
         return f"HudiTable({self._path!r}, name={self.name!r}, type={self.table_type})"
