@@ -121,6 +121,48 @@ object TimelineSchemas {
        |{"name":"extraMetadata","type":$StringMap,"default":null},
        |{"name":"version","type":["int","null"],"default":1}]}""".stripMargin)
 
+  private val ActionInstant =
+    """{"type":"record","name":"HoodieActionInstant","fields":[
+      |{"name":"timestamp","type":"string"},
+      |{"name":"action","type":"string"},
+      |{"name":"state","type":"string"}]}""".stripMargin
+
+  /** `filesToBeDeletedPerPartition` is Hudi's deprecated form; version 2 plans fill `filePathsToBeDeletedPerPartition`. */
+  val CleanerPlan: Schema = parse(
+    s"""{"type":"record","name":"HoodieCleanerPlan","namespace":"$Namespace","fields":[
+       |{"name":"earliestInstantToRetain","type":["null",$ActionInstant],"default":null},
+       |{"name":"policy","type":"string"},
+       |{"name":"filesToBeDeletedPerPartition","type":["null",{"type":"map","values":
+       |  {"type":"array","items":"string"}}],"default":null},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"filePathsToBeDeletedPerPartition","type":["null",{"type":"map","values":
+       |  {"type":"array","items":{"type":"record","name":"HoodieCleanFileInfo","fields":[
+       |  {"name":"filePath","type":$NullableString,"default":null},
+       |  {"name":"isBootstrapBaseFile","type":["null","boolean"],"default":null}]}}}],"default":null},
+       |{"name":"partitionsToBeDeleted","type":["null",{"type":"array","items":"string"}],"default":null}]}""".stripMargin)
+
+  private val CleanPartitionMetadata =
+    """{"type":"record","name":"HoodieCleanPartitionMetadata","fields":[
+      |{"name":"partitionPath","type":"string"},
+      |{"name":"policy","type":"string"},
+      |{"name":"deletePathPatterns","type":{"type":"array","items":"string"}},
+      |{"name":"successDeleteFiles","type":{"type":"array","items":"string"}},
+      |{"name":"failedDeleteFiles","type":{"type":"array","items":"string"}},
+      |{"name":"isPartitionDeleted","type":["null","boolean"],"default":null}]}""".stripMargin
+
+  val CleanMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieCleanMetadata","namespace":"$Namespace","fields":[
+       |{"name":"policy","type":"string","default":""},
+       |{"name":"startCleanTime","type":"string"},
+       |{"name":"timeTakenInMillis","type":"long"},
+       |{"name":"totalFilesDeleted","type":"int"},
+       |{"name":"earliestCommitToRetain","type":"string"},
+       |{"name":"lastCompletedCommitTimestamp","type":"string","default":""},
+       |{"name":"partitionMetadata","type":{"type":"map","values":$CleanPartitionMetadata}},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"bootstrapPartitionMetadata","type":["null",{"type":"map","values":"HoodieCleanPartitionMetadata"}],
+       |  "default":null}]}""".stripMargin)
+
   private def parse(json: String, validateDefaults: Boolean = true): Schema =
     new Schema.Parser().setValidateDefaults(validateDefaults).parse(json)
 }
