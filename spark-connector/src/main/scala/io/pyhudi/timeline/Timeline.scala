@@ -62,7 +62,10 @@ object Timeline {
     case State.Requested => 0
   }
 
-  /** Builds a timeline from the instants of every state file, keeping each time's latest state. */
+  /**
+   * Builds a timeline from the instants of every state file, keeping each time's latest state.
+   * A savepoint carries the instant time of the commit it keeps, so it is kept beside it.
+   */
   def apply(all: Seq[Instant]): Timeline = {
     val merged = all.groupBy(i => (i.timestamp, i.action == Action.Savepoint)).values.map(_.maxBy(rank)).toIndexedSeq
     new Timeline(merged.sortBy(i => (i.timestamp, i.action == Action.Savepoint)))
