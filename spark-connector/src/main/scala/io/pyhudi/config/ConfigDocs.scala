@@ -31,7 +31,8 @@ object ConfigDocs {
     sb.append("| key | default | valid values | meaning |\n| --- | --- | --- | --- |\n")
     entries.foreach { e =>
       val valid = if (e.validValues.isEmpty) "" else e.validValues.map(v => s"`$v`").mkString(", ")
-      sb.append(s"| `${e.key}` | `${e.defaultText}` | $valid | ${e.doc.replace("|", "\\|")} |\n")
+      val also = if (e.alternatives.isEmpty) "" else e.alternatives.map(a => s"`$a`").mkString(" Also read as ", ", ", ".")
+      sb.append(s"| `${e.key}` | `${e.defaultText}` | $valid | ${e.doc.replace("|", "\\|")}$also |\n")
     }
     sb.append("\n")
   }

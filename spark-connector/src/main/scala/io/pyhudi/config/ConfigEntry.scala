@@ -15,18 +15,25 @@ final case class ConfigEntry[T](
     doc: String,
     parse: (String, String) => T,
     validValues: Seq[String] = Nil,
-    render: T => String = (t: T) => String.valueOf(t)) {
+    render: T => String = (t: T) => String.valueOf(t),
+    alternatives: Seq[String] = Nil) {
 
   /** The value in `options` (case-insensitive keys, as Spark passes them), else the default. */
   def from(options: Map[String, String]): Option[T] =
-    lookup(options).map(parse(key, _)).orElse(default)
+    lookupKeyed(options).map { case (k, v) => parse(k, v) }.orElse(default)
 
-  /** The raw string in `options`, if set and non-blank. */
-  def lookup(options: Map[String, String]): Option[String] = {
-    val lower = key.toLowerCase(Locale.ROOT)
-    options.collectFirst { case (k, v) if k.toLowerCase(Locale.ROOT) == lower => v }
-      .filter(_.trim.nonEmpty)
-  }
+  /** The raw string in `options`, if set and non-blank; the key wins over its alternatives. */
+  def lookup(options: Map[String, String]): Option[String] = lookupKeyed(options).map(_._2)
+
+  private def lookupKeyed(options: Map[String, String]): Option[(String, String)] =
+    (key +: alternatives).iterator.flatMap { name =>
+      val lower = name.toLowerCase(Locale.ROOT)
+      options.collectFirst { case (k, v) if k.toLowerCase(Locale.ROOT) == lower => name -> v }
+        .filter(_._2.trim.nonEmpty)
+    }.nextOption()
+
+  /** The same entry, also read under `keys` (Apache Hudi's earlier names for it). */
+  def withAlternatives(keys: String*): ConfigEntry[T] = copy(alternatives = alternatives ++ keys)
 
   def defaultText: String = default.map(render).getOrElse("(none)")
 }

@@ -110,7 +110,9 @@ object PythonOptions {
       if (e.validValues.isEmpty) Nil
       else Seq("Valid values" + cls.map(c => s" (:class:`$c`)").getOrElse("") + ": " +
         e.validValues.map(v => s"``$v``").mkString(", ") + ".")
-    docstring(sb, "", Seq(e.doc, default) ++ valid)
+    val also = if (e.alternatives.isEmpty) Nil
+      else Seq(e.alternatives.map(a => s"``$a``").mkString("Also read as ", ", ", "."))
+    docstring(sb, "", Seq(e.doc, default) ++ valid ++ also)
     aliases.getOrElse(e.key, Nil).foreach { a =>
       sb.append(s"\n$a = $name\n")
       docstring(sb, "", Seq(s"Earlier name of :data:`$name`."))
