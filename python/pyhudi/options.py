@@ -55,6 +55,12 @@ __all__ = [
     "COMPACT_SCHEDULE_INLINE",
     "COMPACTION_TARGET_IO",
     "METADATA_ENABLE",
+    "CLEAN_AUTOMATIC",
+    "CLEAN_POLICY",
+    "CleanPolicy",
+    "CLEAN_COMMITS_RETAINED",
+    "CLEAN_FILEVERSIONS_RETAINED",
+    "CLEAN_HOURS_RETAINED",
     "CLIENT_HEARTBEAT_INTERVAL_IN_MS",
     "CLIENT_HEARTBEAT_TOLERABLE_MISSES",
     "WRITE_LOCK_WAIT_TIME_MS",
@@ -469,6 +475,62 @@ true is accepted, as Apache Hudi jobs often set it, and logs a warning.
 Default: ``false``.
 
 Valid values: ``true``, ``false``.
+"""
+
+CLEAN_AUTOMATIC = "hoodie.clean.automatic"
+"""Clean after every successful write commit and compaction: delete file slices the clean policy no
+longer needs (docs/clean.md).
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+CLEAN_POLICY = "hoodie.clean.policy"
+"""Which older file slices a clean keeps: those serving the last hoodie.clean.commits.retained
+commits, the newest hoodie.clean.fileversions.retained slices of each file group, or those serving
+the commits of the last hoodie.clean.hours.retained hours.
+
+Default: ``KEEP_LATEST_COMMITS``.
+
+Valid values (:class:`CleanPolicy`): ``KEEP_LATEST_COMMITS``, ``KEEP_LATEST_FILE_VERSIONS``,
+``KEEP_LATEST_BY_HOURS``.
+
+Also read as ``hoodie.cleaner.policy``.
+"""
+
+
+class CleanPolicy(_StrEnum):
+    """Values of :data:`CLEAN_POLICY`."""
+
+    KEEP_LATEST_COMMITS = "KEEP_LATEST_COMMITS"
+    KEEP_LATEST_FILE_VERSIONS = "KEEP_LATEST_FILE_VERSIONS"
+    KEEP_LATEST_BY_HOURS = "KEEP_LATEST_BY_HOURS"
+
+
+CLEAN_COMMITS_RETAINED = "hoodie.clean.commits.retained"
+"""KEEP_LATEST_COMMITS: completed commits whose snapshot, time travel and incremental reads stay
+exact.
+
+Default: ``10``.
+
+Also read as ``hoodie.cleaner.commits.retained``.
+"""
+
+CLEAN_FILEVERSIONS_RETAINED = "hoodie.clean.fileversions.retained"
+"""KEEP_LATEST_FILE_VERSIONS: file slices kept per file group, the latest included.
+
+Default: ``3``.
+
+Also read as ``hoodie.cleaner.fileversions.retained``.
+"""
+
+CLEAN_HOURS_RETAINED = "hoodie.clean.hours.retained"
+"""KEEP_LATEST_BY_HOURS: hours back from now (UTC instant times) whose commits stay readable.
+
+Default: ``24``.
+
+Also read as ``hoodie.cleaner.hours.retained``.
 """
 
 CLIENT_HEARTBEAT_INTERVAL_IN_MS = "hoodie.client.heartbeat.interval_in_ms"

@@ -265,6 +265,32 @@ object WriteConfig {
     "How long a writer waits for the table's commit lock (.hoodie/.aux/pyhudi.lock), which it holds only " +
       "while it checks the timeline and starts, commits or rolls back an instant.")
 
+  // Clean (docs/clean.md): Apache Hudi's current keys, each also read under its older hoodie.cleaner.* name.
+
+  val CleanAutomatic: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.clean.automatic", default = true,
+    "Clean after every successful write commit and compaction: delete file slices the clean policy " +
+      "no longer needs (docs/clean.md).")
+
+  val CleanPolicy: ConfigEntry[io.pyhudi.services.clean.CleanPolicy] = ConfigEntry.enumeration(
+    "hoodie.clean.policy", io.pyhudi.services.clean.CleanPolicy.KeepLatestCommits,
+    io.pyhudi.services.clean.CleanPolicy.All, (p: io.pyhudi.services.clean.CleanPolicy) => p.name,
+    "Which older file slices a clean keeps: those serving the last hoodie.clean.commits.retained " +
+      "commits, the newest hoodie.clean.fileversions.retained slices of each file group, or those " +
+      "serving the commits of the last hoodie.clean.hours.retained hours.")
+    .withAlternatives("hoodie.cleaner.policy")
+
+  val CleanCommitsRetained: ConfigEntry[Int] = int("hoodie.clean.commits.retained", 10,
+    "KEEP_LATEST_COMMITS: completed commits whose snapshot, time travel and incremental reads stay exact.")
+    .withAlternatives("hoodie.cleaner.commits.retained")
+
+  val CleanFileVersionsRetained: ConfigEntry[Int] = int("hoodie.clean.fileversions.retained", 3,
+    "KEEP_LATEST_FILE_VERSIONS: file slices kept per file group, the latest included.")
+    .withAlternatives("hoodie.cleaner.fileversions.retained")
+
+  val CleanHoursRetained: ConfigEntry[Int] = int("hoodie.clean.hours.retained", 24,
+    "KEEP_LATEST_BY_HOURS: hours back from now (UTC instant times) whose commits stay readable.")
+    .withAlternatives("hoodie.cleaner.hours.retained")
+
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
     BloomMaxEntries, BloomPruneByRanges, BloomUpdatePartitionPath, SimpleUpdatePartitionPath,
@@ -272,5 +298,6 @@ object WriteConfig {
     ParquetBlockSize, ParquetPageSize, CombineBeforeUpsert, CombineBeforeInsert,
     CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
     CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable,
+    CleanAutomatic, CleanPolicy, CleanCommitsRetained, CleanFileVersionsRetained, CleanHoursRetained,
     HeartbeatInterval, HeartbeatTolerableMisses, LockWaitTime)
 }

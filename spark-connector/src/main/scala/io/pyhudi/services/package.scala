@@ -11,5 +11,6 @@ package io.pyhudi
  *    files (hudi-format.md §2.5).
  *  - [[services.savepoint]]: savepoints, optionally named, that time travel and restore address.
  *  - [[services.restore]]: rollback of the latest completed write, restore to a savepoint.
+ *  - [[services.clean]]: deletes file slices the clean policy no longer needs (hudi-format.md §8).
  */
 package object services
