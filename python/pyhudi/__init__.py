@@ -12,6 +12,7 @@ from pyhudi import errors
 from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
 from pyhudi.services import (
+    clean,
     compact,
     delete_savepoint,
     restore,
@@ -46,4 +47,5 @@ __all__ = [
     "delete_savepoint",
     "rollback",
     "restore",
+    "clean",
 ]

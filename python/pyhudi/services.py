@@ -1,11 +1,14 @@
 """Table services, run on the JVM side of a SparkSession: compaction of merge-on-read tables,
-savepoints, rollback of the latest write and restore to a savepoint (docs/savepoints.md).
+clean (docs/clean.md), savepoints, rollback of the latest write and restore to a savepoint
+(docs/savepoints.md).
 
 >>> import pyhudi
 >>> pyhudi.compact(spark, "/data/trips")  # doctest: +SKIP
 '20251121101500123'
 >>> pyhudi.savepoint(spark, "/data/trips", name="before-backfill", retain_days=30)  # doctest: +SKIP
 '20251121101500123'
+>>> pyhudi.clean(spark, "/data/trips", {"hoodie.clean.commits.retained": "5"})  # doctest: +SKIP
+['20251121101600456']
 """
 
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional
@@ -117,10 +120,27 @@ def restore(spark: "SparkSession", path: str, savepoint: str, options: Optional[
         return str(_services(spark).restore(spark._jsparkSession, path, savepoint, _java_map(spark, options)))
 
 
+def clean(
+    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None, **more: str
+) -> List[str]:
+    """Cleans a table now: deletes the file slices the clean policy no longer needs (docs/clean.md).
+
+    Cleans left pending by an interrupted process are finished first. ``options`` (and keyword
+    arguments, for keys that are identifiers) take the clean options (``hoodie.clean.policy``,
+    ``hoodie.clean.commits.retained``, ...). Returns the completed clean instants, oldest first;
+    empty when there was nothing to delete.
+    """
+    merged = {**(options or {}), **more}
+    with translated():
+        done = _services(spark).clean(spark._jsparkSession, path, _java_map(spark, merged))
+    return [str(i) for i in done]
+
+
 __all__: List[str] = [
     "compact",
     "schedule_compaction",
     "run_pending_compactions",
+    "clean",
     "savepoint",
     "savepoints",
     "delete_savepoint",

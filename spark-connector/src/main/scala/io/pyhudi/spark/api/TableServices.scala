@@ -6,7 +6,7 @@ import org.apache.spark.sql.SparkSession
 
 import io.pyhudi.services.restore.{InstantRollback, Restore}
 import io.pyhudi.services.savepoint.{Savepoint, Savepoints}
-import io.pyhudi.spark.services.Compactor
+import io.pyhudi.spark.services.{Cleaner, Compactor}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
@@ -22,7 +22,19 @@ object TableServices {
   def compact(spark: SparkSession, path: String, options: java.util.Map[String, String]): String = {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
-    Compactor.compact(spark, table, opts).orNull
+    val instant = Compactor.compact(spark, table, opts).orNull
+    if (instant != null) Cleaner.afterCommit(spark, table.reload(), opts)
+    instant
+  }
+
+  /**
+   * Cleans the table now (docs/clean.md): finishes cleans left pending, then deletes the file
+   * slices the clean policy no longer needs. Returns the completed clean instants, oldest first.
+   */
+  def clean(spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.List[String] = {
+    val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
+    val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
+    Cleaner.clean(spark, table, opts).asJava
   }
 
   /** Writes a compaction plan without executing it; returns its instant or null. */

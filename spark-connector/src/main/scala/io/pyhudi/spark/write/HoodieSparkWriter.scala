@@ -13,7 +13,7 @@ import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
 import io.pyhudi.services.compaction.CompactionPlanner
-import io.pyhudi.spark.services.Compactor
+import io.pyhudi.spark.services.{Cleaner, Compactor}
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -78,6 +78,8 @@ object HoodieSparkWriter {
         throw e
     }
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
+    // hoodie.clean.automatic: clean after the commit (and any inline compaction), as Hudi does.
+    Cleaner.afterCommit(spark, written.reload(), effective)
   }
 
   private def saveMode(mode: SaveMode): io.pyhudi.write.SaveMode = mode match {
