@@ -120,9 +120,7 @@ def restore(spark: "SparkSession", path: str, savepoint: str, options: Optional[
         return str(_services(spark).restore(spark._jsparkSession, path, savepoint, _java_map(spark, options)))
 
 
-def clean(
-    spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None, **more: str
-) -> List[str]:
+def clean(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None, **more: str) -> List[str]:
     """Cleans a table now: deletes the file slices the clean policy no longer needs (docs/clean.md).
 
     Cleans left pending by an interrupted process are finished first. ``options`` (and keyword
