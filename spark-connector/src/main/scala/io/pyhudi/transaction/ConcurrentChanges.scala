@@ -13,13 +13,14 @@ object ConcurrentChanges {
   /**
    * Instants of `now` that are not in `basedOn` as they are now: new instants and instants
    * that advanced (requested → inflight → completed) since, other than `own`. Instants that
-   * disappeared (rolled back) are not changes to the data `basedOn` showed.
+   * disappeared (rolled back) are not changes to the data `basedOn` showed, and neither are
+   * cleans: they never delete a slice that is the latest of its file group.
    */
   def since(basedOn: Timeline, now: Timeline, own: Option[String] = None): Seq[Instant] = {
     // Savepoints change no file a write sees (and share the time of the instant they name).
     val before = basedOn.instants.filter(_.action != Action.Savepoint).map(i => i.timestamp -> i).toMap
     now.instants.filter { i =>
-      i.action != Action.Savepoint && !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
+      i.action != Action.Savepoint && i.action != Action.Clean && !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
     }
   }
 
