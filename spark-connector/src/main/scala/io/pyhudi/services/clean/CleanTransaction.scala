@@ -114,7 +114,7 @@ object CleanTransaction {
       nowMs: () => Long = () => System.currentTimeMillis()): CleanMetadata = {
     val started = nowMs()
     val writer = new TimelineWriter(table.storage, table.metaPath)
-    val cleanerPlan = plan(writer, instant)
+    val cleanerPlan = absolute(table.basePath, plan(writer, instant))
     val results = delete(cleanerPlan.filesToDelete).map(r => r.path -> r.deleted).toMap
     val metadata = CleanMetadata(
       policy = cleanerPlan.policy,
@@ -136,6 +136,15 @@ object CleanTransaction {
   }
 
   private def name(path: String): String = path.substring(path.lastIndexOf('/') + 1)
+
+  /** A version-1 plan (older Apache Hudi) names files without their folder: resolve them in their partition. */
+  private def absolute(basePath: String, plan: CleanerPlan): CleanerPlan =
+    plan.copy(filePathsToBeDeletedPerPartition = plan.filePathsToBeDeletedPerPartition.map { case (p, files) =>
+      p -> files.map { f =>
+        if (f.filePath.contains('/')) f
+        else f.copy(filePath = if (p.isEmpty) s"$basePath/${f.filePath}" else s"$basePath/$p/${f.filePath}")
+      }
+    })
 
   private def plan(writer: TimelineWriter, instant: String): CleanerPlan = {
     // Hudi writes the plan into both files; the requested one is always there.

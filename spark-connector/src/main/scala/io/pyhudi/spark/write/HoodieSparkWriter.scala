@@ -79,7 +79,12 @@ object HoodieSparkWriter {
     }
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
     // hoodie.clean.automatic: clean after the commit (and any inline compaction), as Hudi does.
-    Cleaner.afterCommit(spark, written.reload(), effective)
+    // The write is committed by now: a clean that fails is left for the next one to finish.
+    try Cleaner.afterCommit(spark, written.reload(), effective)
+    catch {
+      case scala.util.control.NonFatal(e) =>
+        log.warn(s"The write to $path committed, but cleaning after it failed; the next write or clean retries", e)
+    }
   }
 
   private def saveMode(mode: SaveMode): io.pyhudi.write.SaveMode = mode match {

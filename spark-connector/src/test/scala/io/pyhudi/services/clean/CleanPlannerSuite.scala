@@ -237,6 +237,26 @@ class CleanPlannerSuite extends AnyFunSuite {
     assert(CleanTransaction.pending(table).isEmpty)
   }
 
+  test("a pending version-1 plan (older Hudi: file names per partition) deletes the files in their partition") {
+    import org.apache.avro.generic.{GenericData, GenericDatumWriter, GenericRecord}
+    import org.apache.avro.file.DataFileWriter
+    val table = sixSlices()
+    val schema = io.pyhudi.timeline.avro.TimelineSchemas.CleanerPlan
+    val r = new GenericData.Record(schema)
+    r.put("policy", "KEEP_LATEST_COMMITS")
+    r.put("version", 1)
+    val names = new java.util.HashMap[String, java.util.List[String]]()
+    names.put("", java.util.List.of(s"${NonPartFileId}_0-182-253_$C0.parquet"))
+    r.put("filesToBeDeletedPerPartition", names)
+    val out = new java.io.ByteArrayOutputStream()
+    val w = new DataFileWriter[GenericRecord](new GenericDatumWriter[GenericRecord](schema))
+    w.create(schema, out); w.append(r); w.close()
+    val instant = "20240418223551906"
+    new TimelineWriter(storage, table.metaPath).requested(instant, Action.Clean, out.toByteArray)
+    assert(cleanNow(table.reload(), CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 10)) == Seq(instant))
+    assert(!dataFiles(table).exists(_.endsWith(s"_$C0.parquet")) && dataFiles(table).size == 5)
+  }
+
   test("a pending clean whose heartbeat is live is left to its process") {
     val table = sixSlices()
     val config = CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 2)
