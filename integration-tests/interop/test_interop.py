@@ -146,6 +146,52 @@ def test_alternating_writers(spark: Any, hudi: Callable[[str], HudiWorker], tmp_
         check_snapshot(spark, h, path, model, f"{version} {table_type} step {step} ({who} {op})")
 
 
+# ---- pyhudi cleans, Apache Hudi reads, writes and cleans after it
+
+def clean_instants(path: Path) -> List[str]:
+    return sorted(f.name.split(".")[0] for f in (path / ".hoodie").iterdir() if f.name.endswith(".clean"))
+
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                                     version: str, table_type: str) -> None:
+    """pyhudi writes six commits (merge-on-read: compacted every two) and cleans them down to two
+    retained commits; Apache Hudi reads the table, then writes to it with its own cleaner on,
+    which reads pyhudi's clean metadata (its incremental cleaning starts from pyhudi's
+    earliestCommitToRetain) and cleans in turn; every reader equals the model after each step."""
+    import pyhudi
+
+    h = hudi(version)
+    path = tmp_path / "t"
+    retain = {"hoodie.clean.commits.retained": "2", "hoodie.cleaner.commits.retained": "2"}
+    compaction = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} \
+        if table_type == MOR else {}
+    opts = lambda op, **more: t.options("clean", table_type, op, **compaction, **more)  # noqa: E731
+    model = t.Model()
+    for step in range(6):
+        rows = [t.row(i, 100 * (step + 1), f"s{step}") for i in range(step % 3, 30, 2)]
+        t.pyhudi_write(spark, path, rows, opts("upsert" if step else "insert", **{"hoodie.clean.automatic": "false"}))
+        model.upsert(rows)
+    files_before = {p.name for p in path.rglob("*.parquet")}
+    cleaned = pyhudi.clean(spark, str(path), retain)
+    assert len(cleaned) == 1 and clean_instants(path) == cleaned
+    assert {p.name for p in path.rglob("*.parquet")} < files_before, "the pyhudi clean deleted no base file"
+    check_snapshot(spark, h, path, model, f"{version} {table_type} after the pyhudi clean")
+
+    for step in range(6, 9):
+        rows = [t.row(i, 100 * (step + 1), f"h{step}") for i in range(step % 3, 36, 3)]
+        h.write(path, t.SCHEMA, rows, opts("upsert", **retain, **{"hoodie.clean.automatic": "true",
+                                                                  "hoodie.clean.async": "false"}))
+        model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after the pyhudi clean")
+    assert len(clean_instants(path)) > 1, f"Apache Hudi {version} did not clean after pyhudi's clean"
+    rows = [t.row(i, 1000, "p") for i in range(0, 36, 5)]
+    t.pyhudi_write(spark, path, rows, opts("upsert", **retain))
+    model.upsert(rows)
+    check_snapshot(spark, h, path, model, f"{version} {table_type} pyhudi write after Apache Hudi's clean")
+
+
 # ---- pyhudi killed in the middle of removing Apache Hudi's metadata table
 
 CRASH_POINTS = ["properties-backed-up", "metadata-table-unlisted", "metadata-table-deleted"]
