@@ -163,6 +163,11 @@ class HudiTable:
         """Compacts a merge-on-read table now; see :func:`pyhudi.compact`."""
         return services.compact(self._spark, self._path, options)
 
+    def clean(self, options: Optional[Mapping[str, str]] = None) -> List[str]:
+        """Deletes the file slices the clean policy no longer needs; see :func:`pyhudi.clean`.
+        Returns the completed clean instants (empty when there was nothing to delete)."""
+        return services.clean(self._spark, self._path, options)
+
     def savepoint(
         self,
         instant: Optional[str] = None,

@@ -30,6 +30,9 @@ final case class SavepointMetadata(
   }
 
   def fileCount: Int = partitionMetadata.values.map(_.size).sum
+
+  /** The names of every file the savepoint keeps (names are unique across partitions). */
+  def fileNames: Set[String] = partitionMetadata.values.flatten.toSet
 }
 
 object SavepointMetadata {
