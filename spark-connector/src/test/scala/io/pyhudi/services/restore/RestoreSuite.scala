@@ -20,7 +20,7 @@ class RestoreSuite extends AnyFunSuite {
   /** Commits one base file of `fileId` (a new group when None); returns (instant, file id). */
   private def commit(table: HoodieTable, fileId: Option[String] = None, action: String = Action.Commit): (String, String) = {
     val tx = new WriteTransaction(table.reload(), action, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val id = fileId.getOrElse(newFileId())
     tx.markers.create("", s"${id}_0-1-0_${tx.instantTime}.parquet", IOType.Create)
     PartitionMetafile.ensure(storage, table.basePath, "", tx.instantTime)
@@ -31,7 +31,7 @@ class RestoreSuite extends AnyFunSuite {
   /** A deltacommit appending a delete block to the slice of `fileId` based on `base`; returns (instant, log). */
   private def appendDeltaCommit(table: HoodieTable, fileId: String, base: String, version: Int): (String, String) = {
     val tx = new WriteTransaction(table.reload(), Action.DeltaCommit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val log = s".${fileId}_$base.log.${version}_0-2-0"
     tx.markers.create("", log, IOType.Append)
     val bytes = LogBlockWriter.encode(LogBlockWriter.deleteBlock(tx.instantTime, avroSchema, Seq(DeleteRecord("1", Some(""), None))))
@@ -75,7 +75,7 @@ class RestoreSuite extends AnyFunSuite {
     assert(errorOf(InstantRollback.rollbackLatest(table)) == ErrorId.InstantSavepointed)
     Savepoints.delete(table, "sp")
     val pending = new WriteTransaction(table.reload(), Action.Commit, "UPSERT")
-    pending.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    pending.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     assert(errorOf(InstantRollback.rollbackLatest(table)) == ErrorId.CannotRollBackInstant)
     pending.abort(new RuntimeException("test"))
     InstantRollback.rollbackLatest(table)

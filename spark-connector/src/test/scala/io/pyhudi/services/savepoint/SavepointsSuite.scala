@@ -16,7 +16,7 @@ class SavepointsSuite extends AnyFunSuite {
   /** Commits one base file of `fileId` (new when None); returns (instant, file id). */
   private def commit(table: HoodieTable, fileId: Option[String] = None): (String, String) = {
     val tx = new WriteTransaction(table.reload(), Action.Commit, "UPSERT")
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val id = fileId.getOrElse(newFileId())
     tx.markers.create("", s"${id}_0-1-0_${tx.instantTime}.parquet", IOType.Create)
     PartitionMetafile.ensure(storage, table.basePath, "", tx.instantTime)
@@ -92,7 +92,7 @@ class SavepointsSuite extends AnyFunSuite {
     val (c1, _) = commit(table)
     val tx = new WriteTransaction(table.reload(), Action.Commit, "UPSERT")
     Savepoints.create(table, Some(c1))
-    tx.start(CommitMetadata.workloadProfile("UPSERT", Map("" -> 1L)))
+    tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val id = newFileId()
     tx.markers.create("", s"${id}_0-1-0_${tx.instantTime}.parquet", IOType.Create)
     tx.commit(Seq(writeBaseFile(table, id, "0-1-0", tx.instantTime)), Extra)
