@@ -165,11 +165,14 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val policy = HeartbeatPolicy(50L, 2)
     val counter = new File(new java.net.URI(s"${table.basePath}/counter"))
     java.nio.file.Files.writeString(counter.toPath, "0")
+    // Exclusion under a lease that a loaded machine renews in time (a 100 ms expiry can lapse
+    // while a holder's renewal thread waits for a core, which breaks the lock by design).
+    val steady = HeartbeatPolicy(1000L, 10)
     val pool = Executors.newFixedThreadPool(4)
     (1 to 4).foreach { _ =>
       pool.submit(new Runnable {
         def run(): Unit = (1 to 10).foreach { _ =>
-          TableLock.withLock(storage, table.metaPath, policy, 30000L) {
+          TableLock.withLock(storage, table.metaPath, steady, 30000L) {
             val n = java.nio.file.Files.readString(counter.toPath).toInt
             Thread.sleep(1)
             java.nio.file.Files.writeString(counter.toPath, (n + 1).toString)
