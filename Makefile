@@ -7,9 +7,9 @@ help:
 	@echo "make test-scala  Scala unit suites only"
 	@echo "make jar         build the connector jar"
 	@echo "make python      (re)install pyhudi into .venv"
-	@echo "make docs        regenerate docs/options.md and python/pyhudi/options.py from the option definitions"
-	@echo "make check       lint, formatting and strict types of python/pyhudi (part of make test)"
-	@echo "make format      format python/pyhudi"
+	@echo "make docs        regenerate docs/options.md, docs/errors.md and python/pyhudi/options.py"
+	@echo "make check       Scala and Python formatting, license headers, lint, strict types (part of make test)"
+	@echo "make format      format Scala and python/pyhudi, add missing license headers"
 
 demo:
 	dev/run-demo.sh
@@ -35,6 +35,8 @@ check:
 	dev/check.sh
 
 format:
+	build/sbt scalafmtAll scalafmtSbt
+	dev/license-headers.sh --fix
 	.venv/bin/ruff format python/pyhudi
 	.venv/bin/ruff check --fix python/pyhudi
 

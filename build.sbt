@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pyhudi: one connector jar for every Spark 4.x (Scala 2.13, Java 17).
 // Compile against the oldest supported Spark so that no newer API sneaks in.
 val sparkVersion = sys.props.getOrElse("spark.version", "4.0.0")

@@ -1,1 +1,2 @@
+// SPDX-License-Identifier: Apache-2.0
 ThisBuild / version := "0.1.0"

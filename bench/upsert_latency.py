@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Where an upsert spends its time before its instant exists. Not a test: it prints timings.
 
 Usage (from the repository root, with pyhudi installed in the venv)::

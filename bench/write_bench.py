@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Write benchmark for the pyhudi connector (copy-on-write). Not a test: it prints timings.
 
 Usage (from the repository root, with pyhudi installed in the venv)::

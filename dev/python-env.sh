@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: dev/python-env.sh VENV_DIR REQUIREMENTS_FILE [--no-pyhudi]
 # Creates (or reuses) a virtualenv, installs the pinned requirements, then installs pyhudi
 # itself from this checkout as a real wheel (setup.py builds the connector jar if needed).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: builds the connector, installs pyhudi into .venv and runs examples/demo.py on
 # local Spark.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every test: Scala unit suites, the connector jar, the Python package, the full
 # integration suite on the pinned PySpark (including the interop suite, which drives Apache Hudi
 # on PySpark 3.5 in processes of its own), and the corpus conformance plus write round trips on

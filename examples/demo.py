@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi's main job: a copy-on-write pipeline on generated trips, then reads of real tables.
 
     python examples/demo.py [CORPUS_DIR]

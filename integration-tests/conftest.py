@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the integration tests: one local SparkSession and the unzipped corpus.
 
 Run from the repository root with the installed package (it provides the jar)::

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers shared by the integration tests: the conformance corpus and result normalisation.
 
 The corpus is ``<repo>/../shared/hudi-tables`` (override with ``$PYHUDI_SHARED``, the folder

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The clean service through ``format("pyhudi")`` and ``pyhudi.clean`` (docs/clean.md).
 
 a) Copy-on-write and merge-on-read tables take 14 writes with automatic clean

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The ``pyhudi`` command (python/pyhudi/cli), run as the installed console script.
 
 On every corpus table the command must report what hudi-rs and the table's own files say:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Write round trips that also run on the oldest supported Spark (``-m compat``).
 
 The write path uses Spark's parquet reader and writer internals; these tests make sure one jar

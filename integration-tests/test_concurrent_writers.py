@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Two writers on one table at the same moment, in the default mode (no lock provider): every
 write either commits with all its rows visible, or fails with ``WriteConflictError`` and leaves
 nothing behind. Nothing acknowledged is ever lost.

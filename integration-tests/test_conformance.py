@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every corpus table, every query of its expected JSON, read through format("pyhudi")."""
 
 from typing import Dict, List, NamedTuple

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Python examples in docs/ run as written: each ```python block of the listed pages, with the
 test's SparkSession as ``spark`` and the example's ``/tmp/pyhudi-example`` folder moved to a
 temporary one."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks of the test harness itself, independent of the pyhudi reader.
 
 Copy-on-write tables without replace commits can be read without Hudi logic: the rows as of

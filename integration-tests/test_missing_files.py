@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Files that a completed instant's commit metadata lists but that are gone from storage.
 
 Deleting the latest base file of a group must not make pyhudi serve the previous slice, deleting

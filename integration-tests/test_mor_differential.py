@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Randomized differential test of merge-on-read writes and compaction.
 
 The structure of ``test_write_differential.py`` on ``MERGE_ON_READ`` tables: per index type

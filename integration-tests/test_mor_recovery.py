@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Failure and recovery on merge-on-read tables.
 
 a) A writer killed (SIGKILL of its process group) during an upsert's deltacommit: both readers

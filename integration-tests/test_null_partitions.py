@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Rows whose partition value is null or empty.
 
 Apache Hudi writes them to ``__HIVE_DEFAULT_PARTITION__`` (``part=__HIVE_DEFAULT_PARTITION__``

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Partition pruning and column pruning on a table with two hive-style partition columns.
 
 cow/v6_complexkeygen_hivestyle has three file groups in byteField=10/shortField=300,

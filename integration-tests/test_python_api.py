@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi's Python surface: read() equals the raw reader, jar and builder helpers."""
 
 import json

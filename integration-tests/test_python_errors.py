@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi.errors: every JVM exception class has a Python twin, and pyhudi's helpers (and
 ``translated()`` around the DataFrame API) raise those classes."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Bad tables and bad options fail with pyhudi's error classes and stable error ids, and messages
 that name the path, option or value at fault.
 

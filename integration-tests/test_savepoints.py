@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Savepoints, named savepoints, rollback of the latest write and restore (docs/savepoints.md).
 
 On copy-on-write and merge-on-read tables written by pyhudi: a savepoint read by name (the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi.compact's return value: None when there is nothing to compact (a copy-on-write table,
 a merge-on-read table without log files), else the completed compaction instant."""
 

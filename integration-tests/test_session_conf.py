@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Options from the Spark session conf: ``spark.hoodie.<key>`` sets ``hoodie.<key>`` for every
 pyhudi read and write of the session (as Apache Hudi 1.x accepts), and an option given to the
 read or write itself wins."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The jar works without pyhudi's Python helpers: plain spark-submit with --jars / spark.jars."""
 
 import os

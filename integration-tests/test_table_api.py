@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi.HudiTable: reads, writes, history and file groups of one table through the Python object,
 checked against what the connector reads and what the table's own files say."""
 

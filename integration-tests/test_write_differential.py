@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Randomized differential test of copy-on-write writes.
 
 For each index type and seed, a sequence of writes (bulk_insert, insert, upsert with in-batch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Bad writes fail with messages naming the problem and commit nothing.
 
 After every refused write: no new completed instant, the table reads exactly as before

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``df.write.format("pyhudi")``: save modes, key generators, hive style, schema evolution.
 
 Every table written here is read back by pyhudi and by hudi-rs, which must agree on every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A writer killed mid-write leaves a table that still reads as its last commit, and the next
 write rolls the failed instant back.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared pieces of the write tests: generated rows with every corpus column type, an
 in-memory model of a copy-on-write table, and three-way checks (pyhudi, hudi-rs, model).
 

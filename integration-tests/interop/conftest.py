@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures of the interop suite: Apache Hudi processes started once per run, per version."""
 
 from pathlib import Path

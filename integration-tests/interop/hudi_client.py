@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The tests' side of :mod:`hudi_worker`: starts an Apache Hudi Spark process and talks to it."""
 
 import json

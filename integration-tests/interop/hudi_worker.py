@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An Apache Hudi Spark process that the interop tests drive over stdin/stdout.
 
 Runs under PySpark 3.5 with Apache Hudi's Spark 3.5 bundle (no Spark 4 bundle is published), in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One pyhudi write in a process of its own (for crash tests): ``python pyhudi_writer.py SPEC``,
 where SPEC is a JSON file with ``path``, ``schema``, ``rows`` and ``options``."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Row normalisation shared by the Apache Hudi worker (PySpark 3.5) and the tests (PySpark 4).
 
 Plain Python only, so that both interpreters import it: every value becomes JSON-comparable

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Data, options, a model and three readers for the interop tests."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi and Apache Hudi (1.2 and 0.15, Spark 3.5 bundles, each in its own Spark process) on the
 same table folders, with Apache Hudi's default settings: its metadata table is on.
 

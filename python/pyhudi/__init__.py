@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """pyhudi: read and write Apache Hudi tables (table version 6) with Spark 4.
 
 >>> from pyspark.sql import SparkSession

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python exception classes for the errors the connector raises on the JVM.
 
 Every ``io.pyhudi.errors.<Name>Exception`` has a twin ``pyhudi.errors.<Name>Error`` here (a test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Option keys of ``spark.read/write.format("pyhudi")``, their defaults and valid values.
 
 Generated from the option definitions in ``spark-connector/src/main/scala/io/pyhudi/config/``

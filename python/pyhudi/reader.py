@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Typed entry point for reading a Hudi table into a DataFrame."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Table services, run on the JVM side of a SparkSession: compaction of merge-on-read tables,
 clean (docs/clean.md), savepoints, rollback of the latest write and restore to a savepoint
 (docs/savepoints.md).

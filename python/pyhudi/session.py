@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Locating the bundled connector jar and adding it to a ``SparkSession.Builder``."""
 
 import os

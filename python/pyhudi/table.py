@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``HudiTable``: one Hudi table bound to a SparkSession, with its reads, writes, history and services.
 
 >>> import pyhudi

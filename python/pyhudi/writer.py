@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Typed entry point for writing a DataFrame into a Hudi table."""
 
 import os

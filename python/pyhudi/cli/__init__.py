@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``pyhudi``: inspect Hudi tables (table version 6) without Spark or a JVM.
 
 Reads ``.hoodie/`` and the data files directly, with pyarrow (parquet footers) and fastavro

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``python -m pyhudi.cli``."""
 
 from pyhudi.cli import main

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hudi's bloom filters from base-file footers: decoding and key tests (hudi-format.md §5.3).
 
 Footer key ``org.apache.hudi.bloomfilter`` holds standard Base64 of Java ``DataOutput`` bytes;

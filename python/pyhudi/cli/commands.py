@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The CLI's commands. Each returns a JSON-ready document and the text shown to people."""
 
 import json

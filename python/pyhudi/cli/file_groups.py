@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """File groups and file slices: the file-system view as of one instant (hudi-format.md §4.3, §4.4).
 
 A file group is every file with one file id in one partition; a file slice is a base file plus the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hudi's data file names (hudi-format.md §4.1, §4.2).
 
 Base file: ``<fileId>_<writeToken>_<instant>.parquet``. Log file:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Output: aligned text tables for people, JSON for programs."""
 
 import datetime as dt

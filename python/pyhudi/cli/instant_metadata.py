@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What an instant's state files hold: commit metadata (JSON) or an Avro record (hudi-format.md §3, §8).
 
 Commit, deltacommit and replacecommit files (completed and inflight) are JSON ``HoodieCommitMetadata``;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Log file framing: the blocks of a ``#HUDI#`` log file (hudi-format.md §6.1–6.7).
 
 A block is ``#HUDI#``, int64 ``blockSize`` (bytes after this field), int32 format version (1),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Partition folders and the data files in them, found by walking the base path.
 
 A folder is a partition when it holds ``.hoodie_partition_metadata`` (Apache Hudi's rule) or

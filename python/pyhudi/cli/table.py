@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A Hudi table as the CLI sees it: its base path and ``hoodie.properties`` (table config)."""
 
 import importlib

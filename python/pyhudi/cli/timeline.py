@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The active timeline (layout version 1): the instant state files directly in ``.hoodie/``.
 
 ``<T>.<action>`` is completed, ``<T>.<action>.requested`` / ``.inflight`` pending; a commit's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """``pyhudi validate``: checks a table's files against its timeline and their own framing.
 
 Checks, in order, stopping at the first problem:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi
 
 import java.nio.file.{Files, Path, Paths}
@@ -55,7 +56,8 @@ class ImportBoundarySuite extends AnyFunSuite {
 
   test("no package outside io.pyhudi.spark depends on the Spark glue") {
     val offending = sources.filterNot(isGlue).filter { p =>
-      Files.readString(p).linesIterator.exists(l => l.contains("io.pyhudi.spark.") || l.trim == "package io.pyhudi.spark")
+      Files.readString(p).linesIterator.exists(l =>
+        l.contains("io.pyhudi.spark.") || l.trim == "package io.pyhudi.spark")
     }.map(relative)
     assert(offending.isEmpty, offending.mkString("\n", "\n", ""))
   }

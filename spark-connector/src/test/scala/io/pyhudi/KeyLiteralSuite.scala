@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi
 
 import java.nio.file.{Files, Path, Paths}
@@ -36,8 +37,9 @@ class KeyLiteralSuite extends AnyFunSuite {
   /** `file:line: text` of each non-comment line with a `hoodie.` key in a string literal. */
   private def offending(file: String, lines: Seq[String]): Seq[String] =
     lines.zipWithIndex.collect {
-      case (line, i) if !isComment(line) && !definingConstants.getOrElse(file, Set.empty).contains(line.trim) &&
-          literal.findAllIn(line).exists(l => key.findFirstIn(interpolation.replaceAllIn(l, "")).isDefined) =>
+      case (line, i)
+          if !isComment(line) && !definingConstants.getOrElse(file, Set.empty).contains(line.trim) &&
+            literal.findAllIn(line).exists(l => key.findFirstIn(interpolation.replaceAllIn(l, "")).isDefined) =>
         s"$file:${i + 1}: ${line.trim}"
     }
 
@@ -47,15 +49,16 @@ class KeyLiteralSuite extends AnyFunSuite {
   }
 
   test("the scan finds keys in literals and messages, not in identifiers or other names") {
-    val hits = offending("x.scala", Seq(
-      """val k = "hoodie.table.name"""",
-      """throw Errors.x(s"set hoodie.metadata.enable=false")""",
-      """s"Not a table: $p (no .hoodie/hoodie.properties)"""",
-      "val n = s\"$" + "{hoodie.config.name}\"",
-      """val c = "com.uber.hoodie.bloomfilter"""",
-      """"spark.hoodie.index.type"""",
-      """// see "hoodie.table.name"""",
-      """val ns = s"$prefix.$table""""))
+    val hits = offending("x.scala",
+      Seq(
+        """val k = "hoodie.table.name"""",
+        """throw Errors.x(s"set hoodie.metadata.enable=false")""",
+        """s"Not a table: $p (no .hoodie/hoodie.properties)"""",
+        "val n = s\"$" + "{hoodie.config.name}\"",
+        """val c = "com.uber.hoodie.bloomfilter"""",
+        """"spark.hoodie.index.type"""",
+        """// see "hoodie.table.name"""",
+        """val ns = s"$prefix.$table""""))
     assert(hits.map(_.takeWhile(_ != ' ')) == Seq("x.scala:1:", "x.scala:2:", "x.scala:3:"))
   }
 
@@ -66,7 +69,8 @@ class KeyLiteralSuite extends AnyFunSuite {
       val file = root.relativize(p).toString.replace('\\', '/')
       if (definingFiles(file)) Nil else offending(file, Files.readAllLines(p).asScala.toSeq)
     }
-    assert(found.isEmpty, "refer to the key's definition (a config entry's .key or a TableConfig constant):" +
-      found.mkString("\n", "\n", ""))
+    assert(found.isEmpty,
+      "refer to the key's definition (a config entry's .key or a TableConfig constant):" +
+        found.mkString("\n", "\n", ""))
   }
 }

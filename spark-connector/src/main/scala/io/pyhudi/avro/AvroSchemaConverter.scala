@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import scala.jdk.CollectionConverters._
@@ -26,7 +27,7 @@ object AvroSchemaConverter {
   def toStructType(schema: Schema): StructType = toSparkType(schema) match {
     case s: StructType => s
     case other => throw Errors.unsupportedAvroType(
-      schema.getFullName, schema.getType.getName, s"expected a record, which maps to a struct, not $other")
+        schema.getFullName, schema.getType.getName, s"expected a record, which maps to a struct, not $other")
   }
 
   /**
@@ -63,7 +64,7 @@ object AvroSchemaConverter {
         case Seq(single) => (single, branches.size > 1)
         case Seq() => (Schema.create(NULL), true)
         case many => throw Errors.unsupportedAvroType(display(path), unionName(branches),
-          s"only unions of null and one other type can be read (found ${many.size} non-null branches)")
+            s"only unions of null and one other type can be read (found ${many.size} non-null branches)")
       }
     }
 
@@ -72,21 +73,21 @@ object AvroSchemaConverter {
       case NULL => NullType
       case BOOLEAN => BooleanType
       case INT => schema.getLogicalType match {
-        case _: LogicalTypes.Date => DateType
-        case _ => IntegerType // plain int and time-millis
-      }
+          case _: LogicalTypes.Date => DateType
+          case _ => IntegerType // plain int and time-millis
+        }
       case LONG => schema.getLogicalType match {
-        case _: LogicalTypes.TimestampMillis | _: LogicalTypes.TimestampMicros => TimestampType
-        case _: LogicalTypes.LocalTimestampMillis | _: LogicalTypes.LocalTimestampMicros => TimestampNTZType
-        case _ => LongType // plain long, time-micros and logical types Spark has no type for
-      }
+          case _: LogicalTypes.TimestampMillis | _: LogicalTypes.TimestampMicros => TimestampType
+          case _: LogicalTypes.LocalTimestampMillis | _: LogicalTypes.LocalTimestampMicros => TimestampNTZType
+          case _ => LongType // plain long, time-micros and logical types Spark has no type for
+        }
       case FLOAT => FloatType
       case DOUBLE => DoubleType
       case STRING | ENUM => StringType
       case BYTES | FIXED => schema.getLogicalType match {
-        case d: LogicalTypes.Decimal => decimalType(d, path)
-        case _ => BinaryType
-      }
+          case d: LogicalTypes.Decimal => decimalType(d, path)
+          case _ => BinaryType
+        }
       case ARRAY =>
         val (item, nullable) = unwrapNullable(schema.getElementType, s"$path.element")
         ArrayType(convert(item, s"$path.element", seen), containsNull = nullable)
@@ -114,6 +115,7 @@ object AvroSchemaConverter {
     if (path.isEmpty) "<top level>" else path.stripPrefix(".")
 
   private def unionName(branches: Seq[Schema]): String =
-    branches.map(b => if (b.getType == RECORD || b.getType == FIXED || b.getType == ENUM) b.getFullName
+    branches.map(b =>
+      if (b.getType == RECORD || b.getType == FIXED || b.getType == ENUM) b.getFullName
       else b.getType.getName).mkString("union[", ", ", "]")
 }

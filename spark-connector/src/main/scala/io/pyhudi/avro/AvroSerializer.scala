@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.math.{BigDecimal => JBigDecimal, RoundingMode}
@@ -50,7 +51,8 @@ private object AvroSerializer {
     val fields = struct.fields.map { f =>
       val fieldPath = if (path.isEmpty) f.name else s"$path.${f.name}"
       val avroField = Option(schema.getField(f.name)).getOrElse(
-        throw Errors.unsupportedAvroType(fieldPath, "(missing)", s"the Avro record ${schema.getFullName} has no such field"))
+        throw Errors.unsupportedAvroType(fieldPath, "(missing)",
+          s"the Avro record ${schema.getFullName} has no such field"))
       (avroField.pos, nullable(f.dataType, avroField.schema, fieldPath))
     }
     val positions = fields.map(_._1)
@@ -81,7 +83,7 @@ private object AvroSerializer {
     else schema.getTypes.asScala.toSeq.partition(_.getType == NULL) match {
       case (nulls, Seq(one: Schema)) => (one, nulls.nonEmpty)
       case _ => throw Errors.unsupportedAvroType(AvroSchemaConverter.display(path), schema.toString,
-        "only [\"null\", T] unions are written")
+          "only [\"null\", T] unions are written")
     }
 
   private def writer(t: DataType, schema: Schema, path: String): Writer = {
@@ -98,10 +100,10 @@ private object AvroSerializer {
       case (IntegerType, LONG) => (g, i) => g.getInt(i).toLong
       case (LongType, LONG) => (g, i) => g.getLong(i)
       case (TimestampType | TimestampNTZType, LONG) => logical match {
-        case _: LogicalTypes.TimestampMillis | _: LogicalTypes.LocalTimestampMillis =>
-          (g, i) => Math.floorDiv(g.getLong(i), 1000L)
-        case _ => (g, i) => g.getLong(i)
-      }
+          case _: LogicalTypes.TimestampMillis | _: LogicalTypes.LocalTimestampMillis =>
+            (g, i) => Math.floorDiv(g.getLong(i), 1000L)
+          case _ => (g, i) => g.getLong(i)
+        }
       case (FloatType, FLOAT) => (g, i) => g.getFloat(i)
       case (FloatType, DOUBLE) => (g, i) => g.getFloat(i).toDouble
       case (DoubleType, DOUBLE) => (g, i) => g.getDouble(i)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import scala.jdk.CollectionConverters._
@@ -31,7 +32,8 @@ object SparkToAvro {
    */
   def withMetaFields(dataSchema: StructType, tableName: String): Schema = {
     val data = tableSchema(dataSchema, tableName)
-    val meta = MetaFields.Names.map(n => new Field(n, nullable(Schema.create(Schema.Type.STRING)), "", Field.NULL_DEFAULT_VALUE))
+    val meta =
+      MetaFields.Names.map(n => new Field(n, nullable(Schema.create(Schema.Type.STRING)), "", Field.NULL_DEFAULT_VALUE))
     // A Field belongs to one record: the data fields are copied.
     val copied = data.getFields.asScala.map(f => new Field(f, f.schema))
     Schema.createRecord(data.getName, null, data.getNamespace, false, (meta ++ copied).asJava)
@@ -69,8 +71,8 @@ object SparkToAvro {
       Schema.createMap(if (containsNull) nullable(v) else v)
     case s: StructType => record(s, name, namespace)
     case other => throw Errors.unsupportedAvroType(name, other.simpleString,
-      "pyhudi writes boolean, numeric, string, binary, decimal, date, timestamp, array, " +
-        "string-keyed map and struct columns")
+        "pyhudi writes boolean, numeric, string, binary, decimal, date, timestamp, array, " +
+          "string-keyed map and struct columns")
   }
 
   /** Fewest bytes whose two's complement holds every unscaled value of `precision` digits. */

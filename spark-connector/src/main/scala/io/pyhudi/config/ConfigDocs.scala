@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import io.pyhudi.table.HoodieTable
@@ -19,7 +20,8 @@ object ConfigDocs {
     sb.append("`spark.conf.set(\"spark.hoodie.datasource.write.operation\", \"insert\")` or ")
     sb.append("`--conf spark.hoodie.index.type=SIMPLE`), which applies to every pyhudi read, write and table ")
     sb.append("service of the session; for keys an existing table records (record key, precombine and ")
-    sb.append(s"partition fields, key generator, ...), the table's `${HoodieTable.PropertiesFile}` (an option or session conf ")
+    sb.append(
+      s"partition fields, key generator, ...), the table's `${HoodieTable.PropertiesFile}` (an option or session conf ")
     sb.append("that contradicts it fails the write before anything is written); then the default below.\n\n")
     section(sb, "Read options (`spark.read.format(\"pyhudi\").option(...)`)", ReadConfig.entries)
     section(sb, "Write options (`df.write.format(\"pyhudi\").option(...)`)", WriteConfig.entries)
@@ -31,7 +33,8 @@ object ConfigDocs {
     sb.append("| key | default | valid values | meaning |\n| --- | --- | --- | --- |\n")
     entries.foreach { e =>
       val valid = if (e.validValues.isEmpty) "" else e.validValues.map(v => s"`$v`").mkString(", ")
-      val also = if (e.alternatives.isEmpty) "" else e.alternatives.map(a => s"`$a`").mkString(" Also read as ", ", ", ".")
+      val also =
+        if (e.alternatives.isEmpty) "" else e.alternatives.map(a => s"`$a`").mkString(" Also read as ", ", ", ".")
       sb.append(s"| `${e.key}` | `${e.defaultText}` | $valid | ${e.doc.replace("|", "\\|")}$also |\n")
     }
     sb.append("\n")

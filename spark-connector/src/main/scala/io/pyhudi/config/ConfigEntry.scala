@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import java.util.Locale
@@ -44,23 +45,27 @@ object ConfigEntry {
     ConfigEntry[String](key, default, doc, (_, v) => v.trim)
 
   def boolean(key: String, default: Boolean, doc: String): ConfigEntry[Boolean] =
-    ConfigEntry[Boolean](key, Some(default), doc, (k, v) =>
-      v.trim.toLowerCase(Locale.ROOT) match {
-        case "true" => true
-        case "false" => false
-        case _ => throw Errors.invalidEnumOption(k, v, Seq("true", "false"))
-      }, Seq("true", "false"))
+    ConfigEntry[Boolean](key, Some(default), doc,
+      (k, v) =>
+        v.trim.toLowerCase(Locale.ROOT) match {
+          case "true" => true
+          case "false" => false
+          case _ => throw Errors.invalidEnumOption(k, v, Seq("true", "false"))
+        }, Seq("true", "false"))
 
   /** An enumeration of `values`, matched by `name` case-insensitively; errors and docs list the names. */
   def enumeration[T](key: String, default: T, values: Seq[T], name: T => String, doc: String): ConfigEntry[T] =
-    ConfigEntry[T](key, Some(default), doc, (k, v) =>
-      values.find(x => name(x).equalsIgnoreCase(v.trim)).getOrElse(throw Errors.invalidEnumOption(k, v, values.map(name))),
+    ConfigEntry[T](key, Some(default), doc,
+      (k, v) =>
+        values.find(x => name(x).equalsIgnoreCase(v.trim)).getOrElse(throw Errors.invalidEnumOption(k, v,
+            values.map(name))),
       values.map(name), name)
 
   /** An enumeration whose values are matched case-insensitively and stored lower case. */
   def choice(key: String, default: String, values: Seq[String], doc: String): ConfigEntry[String] =
-    ConfigEntry[String](key, Some(default), doc, (k, v) => {
-      val norm = v.trim.toLowerCase(Locale.ROOT)
-      if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
-    }, values)
+    ConfigEntry[String](key, Some(default), doc,
+      (k, v) => {
+        val norm = v.trim.toLowerCase(Locale.ROOT)
+        if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
+      }, values)
 }

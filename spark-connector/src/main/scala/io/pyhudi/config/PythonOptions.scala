@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import java.util.Locale
@@ -52,7 +53,7 @@ object PythonOptions {
     if (e.validValues.isEmpty || e.validValues == Seq("true", "false") ||
       !e.validValues.forall(_.matches("[A-Za-z][A-Za-z0-9_]*"))) None
     else Some(classNames.getOrElse(e.key,
-      constantName(e.key).split('_').map(w => w.take(1) + w.drop(1).toLowerCase(Locale.ROOT)).mkString))
+        constantName(e.key).split('_').map(w => w.take(1) + w.drop(1).toLowerCase(Locale.ROOT)).mkString))
 
   private val sections: Seq[(String, Seq[ConfigEntry[_]])] =
     Seq("Read options" -> ReadConfig.entries, "Write options" -> WriteConfig.entries)
@@ -65,6 +66,7 @@ object PythonOptions {
     if (duplicates.nonEmpty) throw Errors.internal(s"options.py names used twice: ${duplicates.mkString(", ")}")
 
     val sb = new StringBuilder
+    sb.append("# SPDX-License-Identifier: Apache-2.0\n")
     // Scala's raw strings cannot hold Python's triple quotes: ''' stands for them.
     sb.append(
       """'''Option keys of ``spark.read/write.format("pyhudi")``, their defaults and valid values.
@@ -111,7 +113,7 @@ object PythonOptions {
       else Seq("Valid values" + cls.map(c => s" (:class:`$c`)").getOrElse("") + ": " +
         e.validValues.map(v => s"``$v``").mkString(", ") + ".")
     val also = if (e.alternatives.isEmpty) Nil
-      else Seq(e.alternatives.map(a => s"``$a``").mkString("Also read as ", ", ", "."))
+    else Seq(e.alternatives.map(a => s"``$a``").mkString("Also read as ", ", ", "."))
     docstring(sb, "", Seq(e.doc, default) ++ valid ++ also)
     aliases.getOrElse(e.key, Nil).foreach { a =>
       sb.append(s"\n$a = $name\n")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import java.util.Locale
@@ -16,7 +17,9 @@ object SessionConf {
 
   /** The `hoodie.*` options the session conf sets through `spark.hoodie.*` keys. */
   def hoodieOptions(sessionConf: Map[String, String]): Map[String, String] =
-    sessionConf.collect { case (k, v) if k.toLowerCase(Locale.ROOT).startsWith(Prefix) => k.substring("spark.".length) -> v }
+    sessionConf.collect {
+      case (k, v) if k.toLowerCase(Locale.ROOT).startsWith(Prefix) => k.substring("spark.".length) -> v
+    }
 
   /** `options` completed by the session conf: an option given directly always wins. */
   def withSessionConf(options: Map[String, String], sessionConf: Map[String, String]): Map[String, String] = {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import io.pyhudi.errors.Errors
@@ -102,20 +103,23 @@ object WriteConfig {
     ConfigEntry[Seq[String]](key, None, doc,
       (_, v) => v.split(',').toSeq.map(_.trim).filter(_.nonEmpty), render = _.mkString(","))
 
-
   private def long(key: String, default: Long, doc: String): ConfigEntry[Long] =
-    ConfigEntry[Long](key, Some(default), doc, (k, v) =>
-      v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v, "expected a non-negative integer")))
+    ConfigEntry[Long](key, Some(default), doc,
+      (k, v) =>
+        v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v,
+            "expected a non-negative integer")))
 
   private def int(key: String, default: Int, doc: String): ConfigEntry[Int] =
-    ConfigEntry[Int](key, Some(default), doc, (k, v) =>
-      v.trim.toIntOption.filter(_ > 0).getOrElse(throw Errors.invalidOption(k, v, "expected a positive integer")))
+    ConfigEntry[Int](key, Some(default), doc,
+      (k, v) =>
+        v.trim.toIntOption.filter(_ > 0).getOrElse(throw Errors.invalidOption(k, v, "expected a positive integer")))
 
   private def upperChoice(key: String, default: String, values: Seq[String], doc: String): ConfigEntry[String] =
-    ConfigEntry[String](key, Some(default), doc, (k, v) => {
-      val norm = v.trim.toUpperCase(java.util.Locale.ROOT)
-      if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
-    }, values)
+    ConfigEntry[String](key, Some(default), doc,
+      (k, v) => {
+        val norm = v.trim.toUpperCase(java.util.Locale.ROOT)
+        if (values.contains(norm)) norm else throw Errors.invalidEnumOption(k, v, values)
+      }, values)
 
   val TableName: ConfigEntry[String] = ConfigEntry.string("hoodie.table.name", None,
     "Table name; required when a write creates the table.")
@@ -161,8 +165,9 @@ object WriteConfig {
 
   val BloomFpp: ConfigEntry[Double] = ConfigEntry[Double]("hoodie.index.bloom.fpp", Some(1e-9),
     "Target false-positive probability of the bloom filters.",
-    (k, v) => v.trim.toDoubleOption.filter(d => d > 0 && d < 1)
-      .getOrElse(throw Errors.invalidOption(k, v, "expected a probability between 0 and 1")))
+    (k, v) =>
+      v.trim.toDoubleOption.filter(d => d > 0 && d < 1)
+        .getOrElse(throw Errors.invalidOption(k, v, "expected a probability between 0 and 1")))
 
   val BloomFilterType: ConfigEntry[io.pyhudi.index.bloom.BloomFilterType] = ConfigEntry.enumeration(
     "hoodie.bloom.index.filter.type", io.pyhudi.index.bloom.BloomFilterType.DynamicV0,
@@ -221,10 +226,11 @@ object WriteConfig {
 
   val BulkInsertSortMode: ConfigEntry[io.pyhudi.write.BulkInsertSortMode] =
     ConfigEntry[io.pyhudi.write.BulkInsertSortMode]("hoodie.bulkinsert.sort.mode",
-    Some(io.pyhudi.write.BulkInsertSortMode.None), "bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records " +
-      "by partition path and key (tight key ranges for later lookups); PARTITION_SORT sorts within " +
-      "each input partition.", io.pyhudi.write.BulkInsertSortMode.parse,
-    io.pyhudi.write.BulkInsertSortMode.All.map(_.name), _.name)
+      Some(io.pyhudi.write.BulkInsertSortMode.None),
+      "bulk_insert ordering: NONE writes input partitions as they are; GLOBAL_SORT sorts all records " +
+        "by partition path and key (tight key ranges for later lookups); PARTITION_SORT sorts within " +
+        "each input partition.", io.pyhudi.write.BulkInsertSortMode.parse,
+      io.pyhudi.write.BulkInsertSortMode.All.map(_.name), _.name)
 
   val PartitionsToDelete: ConfigEntry[String] = ConfigEntry.string(
     "hoodie.datasource.write.partitions.to.delete", None,
@@ -241,7 +247,8 @@ object WriteConfig {
     "Merge-on-read: delta commits since the last compaction that trigger an inline compaction.")
 
   val CompactScheduleInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.compact.schedule.inline",
-    default = false, "Merge-on-read: when the inline trigger fires, only schedule the compaction " +
+    default = false,
+    "Merge-on-read: when the inline trigger fires, only schedule the compaction " +
       "(a compaction.requested plan); a later pyhudi compact() call or write executes it.")
 
   val CompactionTargetIo: ConfigEntry[Long] = long("hoodie.compaction.target.io", 512000L * 1024 * 1024,

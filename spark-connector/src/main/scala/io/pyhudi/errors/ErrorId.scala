@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.errors
 
 import scala.collection.mutable
@@ -133,9 +134,11 @@ object ErrorId {
   val SavepointNameTaken: ErrorId[InstantStateException] =
     define("SAVEPOINT_NAME_TAKEN", "Another savepoint of the table already has this name.")
   val CannotSavepoint: ErrorId[InstantStateException] =
-    define("CANNOT_SAVEPOINT", "The instant is not a completed commit, deltacommit or replacecommit, or is savepointed already.")
+    define("CANNOT_SAVEPOINT",
+      "The instant is not a completed commit, deltacommit or replacecommit, or is savepointed already.")
   val InstantSavepointed: ErrorId[InstantStateException] =
-    define("INSTANT_SAVEPOINTED", "A rollback or restore would remove a savepointed instant; delete the savepoint first.")
+    define("INSTANT_SAVEPOINTED",
+      "A rollback or restore would remove a savepointed instant; delete the savepoint first.")
   val CannotRollBackInstant: ErrorId[InstantStateException] =
     define("CANNOT_ROLL_BACK_INSTANT", "The instant is not the latest completed write, or later instants are pending.")
 

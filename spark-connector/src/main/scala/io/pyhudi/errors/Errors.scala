@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.errors
 
 import io.pyhudi.config.{ReadConfig, WriteConfig}
@@ -28,7 +29,8 @@ object Errors {
     new InvalidTableException(ErrorId.MissingTableProperty, s"Table $path: ${HoodieTable.PropertiesFile} has no '$key'")
 
   def badTableProperty(path: String, key: String, value: String, why: String): InvalidTableException =
-    new InvalidTableException(ErrorId.InvalidTableProperty, s"Table $path: ${HoodieTable.PropertiesFile} has $key=$value: $why")
+    new InvalidTableException(ErrorId.InvalidTableProperty,
+      s"Table $path: ${HoodieTable.PropertiesFile} has $key=$value: $why")
 
   // Analysing a query.
 
@@ -62,22 +64,21 @@ object Errors {
       s"Partition fields '$value' (option $key) use the field:type form of Hudi's " +
         "CustomKeyGenerator, which is not supported yet")
 
-  def keyFieldCount(generator: String, role: String, key: String, fields: Seq[String], expected: String)
-      : InvalidOptionException =
+  def keyFieldCount(
+      generator: String, role: String, key: String, fields: Seq[String], expected: String): InvalidOptionException =
     new InvalidOptionException(ErrorId.KeyFieldCountMismatch,
       s"Key generator $generator takes $expected $role field(s) (option $key); got " +
         (if (fields.isEmpty) "none" else fields.mkString(",")))
 
   /** `scope` is `columns` for a top-level miss, else e.g. `fields of a`. */
-  def keyFieldNotFound(role: String, field: String, scope: String, available: Seq[String])
-      : InvalidOptionException =
+  def keyFieldNotFound(role: String, field: String, scope: String, available: Seq[String]): InvalidOptionException =
     new InvalidOptionException(ErrorId.KeyFieldNotFound,
       s"The $role field '$field' is not in the data to write; available $scope: " +
         (if (available.isEmpty) "none" else available.mkString(", ")))
 
-  def unsupportedKeyFieldType(role: String, field: String, dataType: String, why: String)
-      : InvalidOptionException =
-    new InvalidOptionException(ErrorId.UnsupportedKeyFieldType, s"The $role field '$field' has type $dataType, which $why")
+  def unsupportedKeyFieldType(role: String, field: String, dataType: String, why: String): InvalidOptionException =
+    new InvalidOptionException(ErrorId.UnsupportedKeyFieldType,
+      s"The $role field '$field' has type $dataType, which $why")
 
   // Resolving schemas.
 
@@ -117,8 +118,7 @@ object Errors {
     if ((t eq e) || own.contains(String.valueOf(t.getMessage))) own else s"$own (caused by $root)"
   }
 
-  def unsupportedLogBlock(path: String, offset: Long, blockType: String, instant: String)
-      : InvalidTableException =
+  def unsupportedLogBlock(path: String, offset: Long, blockType: String, instant: String): InvalidTableException =
     new InvalidTableException(ErrorId.UnsupportedLogBlock,
       s"Log file $path has a $blockType block at offset $offset written by instant $instant; " +
         "pyhudi reads only AVRO_DATA, PARQUET_DATA, DELETE and COMMAND blocks")
@@ -135,8 +135,8 @@ object Errors {
         (if (instants.size > 1) s" (listed by ${instants.mkString(", ")})" else "") +
         s", does not exist; $what needs it as part of the table at instant $asOf" +
         (if (others.isEmpty) ""
-        else s"; ${others.size} more missing: " + others.take(10).map { case (p, ts) => s"$p (${ts.last})" }
-          .mkString(", ") + (if (others.size > 10) ", ..." else "")) +
+         else s"; ${others.size} more missing: " + others.take(10).map { case (p, ts) => s"$p (${ts.last})" }
+           .mkString(", ") + (if (others.size > 10) ", ..." else "")) +
         ". It was deleted outside Hudi, or, for an instant older than the latest, removed by the " +
         s"cleaner. Reads can leave such files out with ${ReadConfig.MissingFiles.key}=${MissingFilesMode.Skip.name}.")
   }
@@ -177,7 +177,8 @@ object Errors {
         "run one writer at a time on a table and retry.")
 
   def compactionConflict(what: String): WriteConflictException =
-    new WriteConflictException(ErrorId.CompactionConflict, s"Compaction not scheduled: $what. Nothing was written; retry.")
+    new WriteConflictException(ErrorId.CompactionConflict,
+      s"Compaction not scheduled: $what. Nothing was written; retry.")
 
   def liveWriters(table: String, instants: String, expiryMs: Long): WriteConflictException =
     new WriteConflictException(ErrorId.ConcurrentWriterActive,
@@ -281,25 +282,30 @@ object Errors {
   // Writing.
 
   def tableExistsForSaveMode(path: String): InvalidOptionException =
-    new InvalidOptionException(ErrorId.TableExistsForSaveMode, s"A Hudi table already exists at $path and the save mode is " +
-      "ErrorIfExists (Spark's default): use mode(\"append\") to write into it or " +
-      "mode(\"overwrite\") to replace its data")
+    new InvalidOptionException(ErrorId.TableExistsForSaveMode,
+      s"A Hudi table already exists at $path and the save mode is " +
+        "ErrorIfExists (Spark's default): use mode(\"append\") to write into it or " +
+        "mode(\"overwrite\") to replace its data")
 
   def conflictingTableConfig(path: String, option: String, provided: String, stored: String): InvalidOptionException =
-    new InvalidOptionException(ErrorId.ConflictingTableConfig, s"Option $option=$provided conflicts with the table at $path, which " +
-      s"was created with $stored")
+    new InvalidOptionException(ErrorId.ConflictingTableConfig,
+      s"Option $option=$provided conflicts with the table at $path, which " +
+        s"was created with $stored")
 
   def missingColumn(option: String, column: String, available: Seq[String]): InvalidOptionException =
-    new InvalidOptionException(ErrorId.ColumnNotFound, s"Column '$column' named by $option is not in the input; " +
-      s"available columns: ${available.mkString(", ")}")
+    new InvalidOptionException(ErrorId.ColumnNotFound,
+      s"Column '$column' named by $option is not in the input; " +
+        s"available columns: ${available.mkString(", ")}")
 
   def missingColumns(path: String, columns: Seq[String]): InvalidOptionException =
-    new InvalidOptionException(ErrorId.MissingTableColumns, s"The input lacks column(s) ${columns.mkString(", ")} of the table " +
-      s"at $path; every table column must be present (new columns may be added)")
+    new InvalidOptionException(ErrorId.MissingTableColumns,
+      s"The input lacks column(s) ${columns.mkString(", ")} of the table " +
+        s"at $path; every table column must be present (new columns may be added)")
 
   def incompatibleColumn(path: String, column: String, provided: String, stored: String): InvalidOptionException =
-    new InvalidOptionException(ErrorId.IncompatibleColumnType, s"Column '$column' has type $provided in the input but $stored in the " +
-      s"table at $path, and $provided cannot be safely cast to $stored")
+    new InvalidOptionException(ErrorId.IncompatibleColumnType,
+      s"Column '$column' has type $provided in the input but $stored in the " +
+        s"table at $path, and $provided cannot be safely cast to $stored")
 
   def unsupportedWrite(what: String): InvalidOptionException =
     new InvalidOptionException(ErrorId.UnsupportedWrite, s"Not supported yet: $what")

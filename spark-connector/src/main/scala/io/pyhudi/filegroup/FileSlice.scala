@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.filegroup
 
 /** Identity of a file group: its partition path (relative, "" when unpartitioned) and file id. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index
 
 import java.util.Locale
@@ -22,7 +23,8 @@ object IndexType {
   case object Bloom extends IndexType("BLOOM", isGlobal = false, usesBloomFilters = true, isBucket = false)
   case object Simple extends IndexType("SIMPLE", isGlobal = false, usesBloomFilters = false, isBucket = false)
   case object GlobalBloom extends IndexType("GLOBAL_BLOOM", isGlobal = true, usesBloomFilters = true, isBucket = false)
-  case object GlobalSimple extends IndexType("GLOBAL_SIMPLE", isGlobal = true, usesBloomFilters = false, isBucket = false)
+  case object GlobalSimple
+      extends IndexType("GLOBAL_SIMPLE", isGlobal = true, usesBloomFilters = false, isBucket = false)
   case object Bucket extends IndexType("BUCKET", isGlobal = false, usesBloomFilters = false, isBucket = true)
 
   val All: Seq[IndexType] = Seq(Bloom, Simple, GlobalBloom, GlobalSimple, Bucket)

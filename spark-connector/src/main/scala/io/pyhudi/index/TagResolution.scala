@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index
 
 import io.pyhudi.errors.Errors
@@ -10,16 +11,20 @@ import io.pyhudi.write.Location
 sealed trait Tag
 
 object Tag {
+
   /** The key is new to the table (or to this partition, for a partitioned index). */
   case object Insert extends Tag
+
   /** The key lives in `at`, in the record's own partition: merge there. */
   final case class Update(at: Location) extends Tag
+
   /**
    * Global index, key found in another partition, partition path updates on: delete the stored
    * record at `from` and insert the incoming one in its new partition (nothing to insert when
    * the incoming record is itself a delete).
    */
   final case class Move(from: Location) extends Tag
+
   /**
    * Global index, key found in another partition, partition path updates off: the record is
    * merged where it is stored, keeping its old partition.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.keygen
 
 import java.time.LocalDate
@@ -74,7 +75,8 @@ object KeyField {
    * after converting dates to `LocalDate` and decimals to `BigDecimal`; this gives the same text
    * from the Catalyst value.
    */
-  def render(t: DataType, v: Any): String = if (v == null) null else t match {
+  def render(t: DataType, v: Any): String = if (v == null) null
+  else t match {
     case DateType => LocalDate.ofEpochDay(v.asInstanceOf[Int].toLong).toString
     case d: DecimalType =>
       val bd = v.asInstanceOf[Decimal].toJavaBigDecimal

@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 /** Ordinals of the keys of a block's header and footer maps (hudi-format.md §6.4). */
 object HeaderKey {
+
   /** The instant that wrote the block: the deltacommit, or the rollback for a command block. */
   val InstantTime = 0
+
   /** Command blocks: the instant whose blocks are rolled back. */
   val TargetInstantTime = 1
+
   /** Data blocks: the writer's Avro schema JSON, meta fields included. */
   val Schema = 2
+
   /** Command blocks: the command ordinal, see [[CommandType]]. */
   val CommandBlockType = 3
   val CompactedBlockTimes = 4
@@ -21,6 +26,7 @@ object HeaderKey {
 object BlockType {
   val Command = 0
   val Delete = 1
+
   /** Never written; Hudi's reader-side placeholder, treated as corrupt when found on disk. */
   val Corrupt = 2
   val AvroData = 3

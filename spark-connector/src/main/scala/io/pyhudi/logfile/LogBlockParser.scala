@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 import java.io.{Closeable, EOFException}
@@ -129,8 +130,9 @@ private[logfile] final class LogBlockParser(path: String, in: LogInput) extends 
   }
 
   private def indexOfMagic(bytes: Array[Byte]): Int =
-    (0 to bytes.length - Magic.length).find(i => bytes(i) == Magic(0) &&
-      (1 until Magic.length).forall(j => bytes(i + j) == Magic(j))).getOrElse(-1)
+    (0 to bytes.length - Magic.length).find(i =>
+      bytes(i) == Magic(0) &&
+        (1 until Magic.length).forall(j => bytes(i + j) == Magic(j))).getOrElse(-1)
 }
 
 private[logfile] object LogBlockParser {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 import java.io.{ByteArrayOutputStream, DataOutputStream}
@@ -56,9 +57,9 @@ object LogBlockWriter {
   /** The rollback command that `rollbackInstant` writes against `targetInstant` (§6.7). */
   def rollbackBlock(rollbackInstant: String, targetInstant: String): CommandBlock =
     CommandBlock(ListMap(
-      HeaderKey.InstantTime -> rollbackInstant,
-      HeaderKey.CommandBlockType -> CommandType.Rollback.toString,
-      HeaderKey.TargetInstantTime -> targetInstant))
+        HeaderKey.InstantTime -> rollbackInstant,
+        HeaderKey.CommandBlockType -> CommandType.Rollback.toString,
+        HeaderKey.TargetInstantTime -> targetInstant))
 
   private def frame(blockType: Int, header: Map[Int, String], content: Array[Byte]): Array[Byte] = {
     val headerBytes = mapBytes(header)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.merge
 
 import scala.collection.mutable
@@ -7,6 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 /** The state of one key after replaying log blocks: a record, or a delete. */
 sealed trait LogEntry
 final case class LogRecord(row: InternalRow, ordering: Any) extends LogEntry
+
 /** @param ordering None for a natural-order delete (removes the key whatever its ordering) */
 final case class LogDelete(ordering: Option[Any]) extends LogEntry
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
 /**
@@ -9,8 +10,10 @@ sealed abstract class MissingFilesMode(val name: String) extends Serializable {
 }
 
 object MissingFilesMode {
+
   /** Fail the query, naming the file and the instant that wrote it. */
   case object Fail extends MissingFilesMode("fail")
+
   /** Serve the rest: leave the file's rows out and log a warning naming it. */
   case object Skip extends MissingFilesMode("skip")
 

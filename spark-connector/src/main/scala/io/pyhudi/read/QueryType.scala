@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
 /**
@@ -9,10 +10,13 @@ sealed abstract class QueryType(val name: String) extends Serializable {
 }
 
 object QueryType {
+
   /** The latest merged view: base files plus the log files written against them. */
   case object Snapshot extends QueryType("snapshot")
+
   /** Base files only; merge-on-read tables skip their log files. */
   case object ReadOptimized extends QueryType("read_optimized")
+
   /** Records written by the commits in a (begin, end] instant range. */
   case object Incremental extends QueryType("incremental")
 

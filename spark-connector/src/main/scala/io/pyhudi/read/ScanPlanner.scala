@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
 import org.slf4j.LoggerFactory
@@ -48,8 +49,7 @@ object ScanPlanner {
    * ([[CommittedFiles]]): fails naming the missing files, or with `skip` leaves their rows out.
    */
   private def present(table: HoodieTable, spec: QuerySpec, listing: Seq[(String, Seq[FileInfo])],
-      asOf: String, retired: Set[FileGroupId], slices: Seq[FileSlice], keep: FileGroupId => Boolean)
-      : Seq[FileSlice] = {
+      asOf: String, retired: Set[FileGroupId], slices: Seq[FileSlice], keep: FileGroupId => Boolean): Seq[FileSlice] = {
     // Read-optimized (and copy-on-write) queries serve base files only.
     val withLogs = !readOptimized(table, spec)
     val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, asOf, retired,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.schema
 
 import org.apache.spark.sql.types.StructType
@@ -19,12 +20,13 @@ object TableSchemaResolver {
       .nextOption()
     val avroJson = fromCommits.orElse(table.config.createSchema).getOrElse(
       throw Errors.missingTableProperty(table.basePath, TableConfig.CreateSchema))
-    val data = try AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(avroJson))
-    catch {
-      case e: PyhudiException => throw e
-      case e: Exception => throw Errors.corruptFile(s"${table.metaPath}",
-        s"the table schema cannot be parsed (${e.getMessage})", e)
-    }
+    val data =
+      try AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(avroJson))
+      catch {
+        case e: PyhudiException => throw e
+        case e: Exception => throw Errors.corruptFile(s"${table.metaPath}",
+            s"the table schema cannot be parsed (${e.getMessage})", e)
+      }
     withMetaFields(data, table.config.populateMetaFields)
   }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.storage
 
 import java.io.{FileNotFoundException, IOException}
@@ -31,13 +32,15 @@ final class Storage(conf: Configuration) {
 
   def isDirectory(path: String): Boolean = {
     val p = new Path(path)
-    try fs(p).getFileStatus(p).isDirectory catch { case _: FileNotFoundException => false }
+    try fs(p).getFileStatus(p).isDirectory
+    catch { case _: FileNotFoundException => false }
   }
 
   /** Children of a directory; an absent directory lists as empty. */
   def list(dir: String): Seq[FileStatus] = {
     val p = new Path(dir)
-    try fs(p).listStatus(p).toSeq catch { case _: FileNotFoundException => Nil }
+    try fs(p).listStatus(p).toSeq
+    catch { case _: FileNotFoundException => Nil }
   }
 
   def listFiles(dir: String): Seq[FileInfo] =
@@ -48,13 +51,15 @@ final class Storage(conf: Configuration) {
   def readAll(path: String): Array[Byte] = {
     val p = new Path(path)
     val in = fs(p).open(p)
-    try in.readAllBytes() finally in.close()
+    try in.readAllBytes()
+    finally in.close()
   }
 
   /** Modification time of a file in epoch milliseconds; None when it is absent. */
   def modificationTime(path: String): Option[Long] = {
     val p = new Path(path)
-    try Some(fs(p).getFileStatus(p).getModificationTime) catch { case _: FileNotFoundException => None }
+    try Some(fs(p).getFileStatus(p).getModificationTime)
+    catch { case _: FileNotFoundException => None }
   }
 
   /** Sets a file's modification time to now (heartbeats are judged by it). */
@@ -83,7 +88,8 @@ final class Storage(conf: Configuration) {
   def create(path: String, bytes: Array[Byte], overwrite: Boolean = false): Unit = {
     val p = new Path(path)
     val out = fs(p).create(p, overwrite)
-    try out.write(bytes) finally out.close()
+    try out.write(bytes)
+    finally out.close()
   }
 
   /**
@@ -122,7 +128,8 @@ final class Storage(conf: Configuration) {
             // File systems without hard links: a checked move, atomic enough for one writer.
             case _: UnsupportedOperationException | _: java.nio.file.FileSystemException => false
           }
-        if (linked) { Files.delete(source); true } else moveLocal(local, s, d)
+        if (linked) { Files.delete(source); true }
+        else moveLocal(local, s, d)
       case other =>
         if (other.exists(d)) false
         else if (other.rename(s, d)) true
@@ -171,7 +178,8 @@ final class Storage(conf: Configuration) {
 
   /** Best-effort delete for cleanup paths that must not hide the original failure. */
   def deleteQuietly(path: String): Unit =
-    try delete(path, recursive = true) catch { case NonFatal(_) => () }
+    try delete(path, recursive = true)
+    catch { case NonFatal(_) => () }
 
   /** Creates a folder and its missing parents; succeeds when it already exists. */
   def mkdirs(path: String): Unit = {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import org.apache.hadoop.conf.Configuration
@@ -28,13 +29,13 @@ final class HoodieTable private (
 
   /** Reads the JSON metadata of a completed write instant (once per opened table). */
   def commitMetadata(instant: Instant): CommitMetadata = metadataCache.getOrElseUpdate(instant, {
-    val path = s"$metaPath/${instant.fileName}"
-    try CommitMetadata.parse(storage.readAll(path))
-    catch {
-      case e: PyhudiException => throw e
-      case e: Exception => throw Errors.corruptFile(path, s"invalid commit metadata (${e.getMessage})", e)
-    }
-  })
+      val path = s"$metaPath/${instant.fileName}"
+      try CommitMetadata.parse(storage.readAll(path))
+      catch {
+        case e: PyhudiException => throw e
+        case e: Exception => throw Errors.corruptFile(path, s"invalid commit metadata (${e.getMessage})", e)
+      }
+    })
 }
 
 object HoodieTable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import org.slf4j.LoggerFactory
@@ -40,14 +41,16 @@ object MetadataTable {
       log.warn(s"Table $basePath has Apache Hudi's metadata table (partitions: $partitions), which pyhudi " +
         s"does not maintain; removing it before $why so that no reader or writer lists files from a stale " +
         s"index. Apache Hudi writers with ${WriteConfig.MetadataEnable.key}=true rebuild it from a file listing.")
-      TablePropertiesWriter.update(storage, basePath)(_ -- Seq(TableConfig.MetadataPartitions, TableConfig.MetadataPartitionsInflight))
+      TablePropertiesWriter.update(storage, basePath)(_ -- Seq(TableConfig.MetadataPartitions,
+          TableConfig.MetadataPartitionsInflight))
       CrashPoint("metadata-table-unlisted")
     }
     val dir = folder(basePath)
     val hadFolder = storage.exists(dir)
     if (hadFolder) {
-      if (!listed) log.warn(s"Deleting $dir, a metadata table folder that ${HoodieTable.PropertiesFile} no longer lists " +
-        "(left by an interrupted removal or by a writer that disabled the metadata table)")
+      if (!listed)
+        log.warn(s"Deleting $dir, a metadata table folder that ${HoodieTable.PropertiesFile} no longer lists " +
+          "(left by an interrupted removal or by a writer that disabled the metadata table)")
       storage.delete(dir, recursive = true)
       CrashPoint("metadata-table-deleted")
     }
@@ -60,7 +63,8 @@ object MetadataTable {
     catch { case _: io.pyhudi.errors.TableNotFoundException => Map.empty }
 
   private def advertised(props: Map[String, String]): Boolean =
-    Seq(TableConfig.MetadataPartitions, TableConfig.MetadataPartitionsInflight).exists(k => props.get(k).exists(_.trim.nonEmpty))
+    Seq(TableConfig.MetadataPartitions, TableConfig.MetadataPartitionsInflight).exists(k =>
+      props.get(k).exists(_.trim.nonEmpty))
 
   private def folder(basePath: String): String = s"$basePath/${HoodieTable.MetaFolder}/$Folder"
 }

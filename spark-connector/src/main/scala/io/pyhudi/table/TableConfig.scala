@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import java.io.ByteArrayInputStream
@@ -35,9 +36,10 @@ final case class TableConfig(props: Map[String, String], basePath: String) {
     v.toIntOption.getOrElse(throw Errors.badTableProperty(basePath, Version, v, "not a number")))
     .getOrElse(throw Errors.missingTableProperty(basePath, Version))
 
-  def tableType: TableType = get(Type).map(t => TableType.parse(t).getOrElse(
-    throw Errors.badTableProperty(basePath, Type, t,
-      s"expected one of ${TableType.All.map(_.name).mkString(", ")}")))
+  def tableType: TableType = get(Type).map(t =>
+    TableType.parse(t).getOrElse(
+      throw Errors.badTableProperty(basePath, Type, t,
+        s"expected one of ${TableType.All.map(_.name).mkString(", ")}")))
     .getOrElse(TableType.CopyOnWrite)
 
   def recordKeyFields: Seq[String] = list(RecordKeyFields)
@@ -96,14 +98,19 @@ object TableConfig {
   val Checksum = "hoodie.table.checksum"
   val ArchiveLogFolder = "hoodie.archivelog.folder"
   val TimelineTimezone = "hoodie.table.timeline.timezone"
+
   /** Apache Hudi 1.x's name for the precombine field(s). */
   val OrderingFields = "hoodie.table.ordering.fields"
+
   /** Apache Hudi 1.x records the key generator's type name instead of its class. */
   val KeyGeneratorType = "hoodie.table.keygenerator.type"
+
   /** Apache Hudi's record merger strategy id, recorded by new tables. */
   val RecordMergerStrategy = "hoodie.compaction.record.merger.strategy"
+
   /** The id of Hudi's default strategy (merge by payload class and ordering value). */
   val DefaultRecordMergerStrategy = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5"
+
   /** The metadata table partitions that Hudi readers and writers trust (see [[MetadataTable]]). */
   val MetadataPartitions = "hoodie.table.metadata.partitions"
   val MetadataPartitionsInflight = "hoodie.table.metadata.partitions.inflight"

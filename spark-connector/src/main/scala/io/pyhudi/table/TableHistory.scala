@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
@@ -40,9 +41,10 @@ object TableHistory {
     table.timeline.instants.map { i =>
       val files = times.getOrElse(i.timestamp, Nil)
       val metadata = if (i.isCompleted && Action.Writes(i.action)) Some(table.commitMetadata(i)) else None
-      entry(i, metadata, files.map(_._2).minOption, files.collectFirst {
-        case (f, t) if f.state == State.Completed => t
-      })
+      entry(i, metadata, files.map(_._2).minOption,
+        files.collectFirst {
+          case (f, t) if f.state == State.Completed => t
+        })
     }
   }
 

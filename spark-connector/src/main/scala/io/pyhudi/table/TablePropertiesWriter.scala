@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import java.util.UUID
@@ -16,8 +17,8 @@ object TablePropertiesWriter {
   val BackupFile = "hoodie.properties.backup"
 
   /** Applies `change` to the stored properties; returns the new map (unchanged: nothing written). */
-  def update(storage: Storage, basePath: String)(change: Map[String, String] => Map[String, String])
-      : Map[String, String] = {
+  def update(storage: Storage, basePath: String)(
+      change: Map[String, String] => Map[String, String]): Map[String, String] = {
     val meta = s"$basePath/${HoodieTable.MetaFolder}"
     val path = s"$meta/${HoodieTable.PropertiesFile}"
     val current = HoodieTable.readProperties(storage, basePath)

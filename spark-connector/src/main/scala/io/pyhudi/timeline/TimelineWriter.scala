@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline
 
 import java.nio.file.FileAlreadyExistsException
@@ -54,11 +55,12 @@ final class TimelineWriter(storage: Storage, metaPath: String) {
    * savepoint of the same time is a separate instant: its files go only with `savepoint`.
    */
   def deleteInstantFiles(instantTime: String, savepoint: Boolean = false): Seq[String] = {
-    val files = stateFiles().filter(i => i.timestamp == instantTime && (i.action == Action.Savepoint) == savepoint).sortBy {
-      case i if i.isCompleted => 0
-      case i if i.state == State.Inflight => 1
-      case _ => 2
-    }
+    val files =
+      stateFiles().filter(i => i.timestamp == instantTime && (i.action == Action.Savepoint) == savepoint).sortBy {
+        case i if i.isCompleted => 0
+        case i if i.state == State.Inflight => 1
+        case _ => 2
+      }
     files.foreach(i => storage.delete(path(i)))
     files.map(_.fileName)
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
 import io.pyhudi.storage.Storage
@@ -20,7 +21,8 @@ object ConcurrentChanges {
     // Savepoints change no file a write sees (and share the time of the instant they name).
     val before = basedOn.instants.filter(_.action != Action.Savepoint).map(i => i.timestamp -> i).toMap
     now.instants.filter { i =>
-      i.action != Action.Savepoint && i.action != Action.Clean && !own.contains(i.timestamp) && !before.get(i.timestamp).contains(i)
+      i.action != Action.Savepoint && i.action != Action.Clean && !own.contains(i.timestamp) && !before.get(i.timestamp)
+        .contains(i)
     }
   }
 

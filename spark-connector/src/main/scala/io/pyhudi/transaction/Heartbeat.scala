@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
 import java.util.{Timer, TimerTask}
@@ -28,7 +29,8 @@ object HeartbeatPolicy {
     WriteConfig.HeartbeatTolerableMisses.default.get)
 
   def from(options: Map[String, String]): HeartbeatPolicy =
-    HeartbeatPolicy(WriteConfig.HeartbeatInterval.from(options).get, WriteConfig.HeartbeatTolerableMisses.from(options).get)
+    HeartbeatPolicy(WriteConfig.HeartbeatInterval.from(options).get,
+      WriteConfig.HeartbeatTolerableMisses.from(options).get)
 }
 
 /**
@@ -41,8 +43,10 @@ object HeartbeatPolicy {
 final class Heartbeat private (storage: Storage, val path: String, intervalMs: Long) extends AutoCloseable {
   private val timer = new Timer(s"pyhudi-heartbeat ${path.substring(path.lastIndexOf('/') + 1)}", true)
   timer.scheduleAtFixedRate(new TimerTask {
-    override def run(): Unit = try storage.touch(path) catch { case NonFatal(_) => () }
-  }, intervalMs, intervalMs)
+      override def run(): Unit =
+        try storage.touch(path)
+        catch { case NonFatal(_) => () }
+    }, intervalMs, intervalMs)
 
   @volatile private var closed = false
 

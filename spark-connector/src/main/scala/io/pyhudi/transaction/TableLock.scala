@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
 import java.nio.file.FileAlreadyExistsException
@@ -37,7 +38,8 @@ object TableLock {
   /** Runs `body` holding the lock; waits up to `waitMs` for it. */
   def withLock[T](storage: Storage, metaPath: String, heartbeat: HeartbeatPolicy, waitMs: Long)(body: => T): T = {
     val held = acquire(storage, metaPath, policy(heartbeat), waitMs)
-    try body finally held.close()
+    try body
+    finally held.close()
   }
 
   private def acquire(storage: Storage, metaPath: String, policy: HeartbeatPolicy, waitMs: Long): Heartbeat = {

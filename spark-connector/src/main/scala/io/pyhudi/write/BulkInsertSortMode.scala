@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import java.util.Locale
@@ -10,10 +11,13 @@ sealed abstract class BulkInsertSortMode(val name: String) extends Serializable 
 }
 
 object BulkInsertSortMode {
+
   /** Input partitions are written as they come. */
   case object None extends BulkInsertSortMode("NONE")
+
   /** All records sorted by partition path and key: tight key ranges for later lookups. */
   case object GlobalSort extends BulkInsertSortMode("GLOBAL_SORT")
+
   /** Each input partition sorted by partition path and key. */
   case object PartitionSort extends BulkInsertSortMode("PARTITION_SORT")
 

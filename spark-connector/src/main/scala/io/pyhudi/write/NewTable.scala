@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import org.apache.spark.sql.types.StructType
@@ -27,7 +28,8 @@ object NewTable {
       TableConfig.PayloadClass -> spec.payloadClass,
       TableConfig.RecordMergerStrategy -> TableConfig.DefaultRecordMergerStrategy,
       TableConfig.TimelineTimezone -> "UTC") ++
-      (if (kg.partitionFields.isEmpty) Map.empty else Map(TableConfig.PartitionFields -> kg.partitionFields.mkString(","))) ++
+      (if (kg.partitionFields.isEmpty) Map.empty
+       else Map(TableConfig.PartitionFields -> kg.partitionFields.mkString(","))) ++
       spec.precombineField.map(TableConfig.PrecombineField -> _) ++
       spec.databaseName.map(TableConfig.DatabaseName -> _) ++
       keyGenProperties(options)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import io.pyhudi.table.TableType
@@ -6,12 +7,16 @@ import io.pyhudi.timeline.Action
 /** Which existing file groups an operation's commit retires. */
 sealed trait ReplaceScope
 object ReplaceScope {
+
   /** The operation adds and merges; it retires no file group. */
   case object NoFileGroups extends ReplaceScope
+
   /** Every file group of the partitions the input holds rows for (insert_overwrite). */
   case object InputPartitions extends ReplaceScope
+
   /** Every file group of the table (insert_overwrite_table, Overwrite save mode). */
   case object Table extends ReplaceScope
+
   /** Every file group of the partitions named by `hoodie.datasource.write.partitions.to.delete`. */
   case object NamedPartitions extends ReplaceScope
 }
@@ -44,17 +49,20 @@ sealed abstract class WriteOperation(val value: String, val metadataName: String
 object WriteOperation {
   import ReplaceScope._
 
-  case object Upsert extends WriteOperation("upsert", "UPSERT", usesIndex = true, packsSmallFiles = true, NoFileGroups, readsInput = true)
-  case object Insert extends WriteOperation("insert", "INSERT", usesIndex = false, packsSmallFiles = true, NoFileGroups, readsInput = true)
+  case object Upsert extends WriteOperation("upsert", "UPSERT", usesIndex = true, packsSmallFiles = true, NoFileGroups,
+        readsInput = true)
+  case object Insert extends WriteOperation("insert", "INSERT", usesIndex = false, packsSmallFiles = true, NoFileGroups,
+        readsInput = true)
   case object BulkInsert extends WriteOperation("bulk_insert", "BULK_INSERT", usesIndex = false,
-    packsSmallFiles = false, NoFileGroups, readsInput = true)
-  case object Delete extends WriteOperation("delete", "DELETE", usesIndex = true, packsSmallFiles = true, NoFileGroups, readsInput = true)
+        packsSmallFiles = false, NoFileGroups, readsInput = true)
+  case object Delete extends WriteOperation("delete", "DELETE", usesIndex = true, packsSmallFiles = true, NoFileGroups,
+        readsInput = true)
   case object InsertOverwrite extends WriteOperation("insert_overwrite", "INSERT_OVERWRITE", usesIndex = false,
-    packsSmallFiles = false, InputPartitions, readsInput = true)
+        packsSmallFiles = false, InputPartitions, readsInput = true)
   case object InsertOverwriteTable extends WriteOperation("insert_overwrite_table", "INSERT_OVERWRITE_TABLE",
-    usesIndex = false, packsSmallFiles = false, Table, readsInput = true)
+        usesIndex = false, packsSmallFiles = false, Table, readsInput = true)
   case object DeletePartition extends WriteOperation("delete_partition", "DELETE_PARTITION", usesIndex = false,
-    packsSmallFiles = false, NamedPartitions, readsInput = false)
+        packsSmallFiles = false, NamedPartitions, readsInput = false)
 
   val All: Seq[WriteOperation] =
     Seq(Upsert, Insert, BulkInsert, Delete, InsertOverwrite, InsertOverwriteTable, DeletePartition)

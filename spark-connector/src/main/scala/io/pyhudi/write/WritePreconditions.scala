@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import io.pyhudi.config.WriteConfig
@@ -16,7 +17,8 @@ object WritePreconditions {
    */
   def check(options: Map[String, String], existing: Option[TableConfig], path: String): Unit = {
     val noMetaFields = options.exists { case (k, v) =>
-      k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false") }
+      k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false")
+    }
     if (noMetaFields)
       throw Errors.unsupportedWrite(s"writing tables with ${TableConfig.PopulateMetaFields}=false ($path)")
     existing.foreach { c =>

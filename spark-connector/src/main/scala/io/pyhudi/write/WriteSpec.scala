@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import io.pyhudi.config.WriteConfig
@@ -56,7 +57,8 @@ object WriteSpec {
    * @param existing the table's config when the table exists
    * @param schema   the input's schema (the default precombine field applies only if present)
    */
-  def resolve(options: Map[String, String], existing: Option[TableConfig], schema: org.apache.spark.sql.types.StructType): WriteSpec = {
+  def resolve(options: Map[String, String], existing: Option[TableConfig],
+      schema: org.apache.spark.sql.types.StructType): WriteSpec = {
     existing.foreach(c => checkConflicts(options, c))
     // Stored values fill the options a write leaves out (conflicts were rejected above).
     val inherited = existing.toSeq.flatMap { c =>
@@ -96,7 +98,8 @@ object WriteSpec {
         WriteConfig.BloomFilterType.from(opts).get, WriteConfig.BloomMaxEntries.from(opts).get),
       pruneByRanges = WriteConfig.BloomPruneByRanges.from(opts).get,
       updatePartitionPath =
-        if (WriteConfig.IndexType.from(opts).get == IndexType.GlobalSimple) WriteConfig.SimpleUpdatePartitionPath.from(opts).get
+        if (WriteConfig.IndexType.from(opts).get == IndexType.GlobalSimple)
+          WriteConfig.SimpleUpdatePartitionPath.from(opts).get
         else WriteConfig.BloomUpdatePartitionPath.from(opts).get,
       bucketNum = WriteConfig.BucketNum.from(opts).get,
       bucketHashFields = WriteConfig.BucketHashField.from(opts).map(_.split(',').map(_.trim).toSeq)

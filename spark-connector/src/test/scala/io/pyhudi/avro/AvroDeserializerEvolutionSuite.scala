@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.io.ByteArrayOutputStream
@@ -43,12 +44,13 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
   }
 
   private val sample: GenericRecord = AvroFixtures.roundTrip(record(writer,
-    "id" -> 7, "name" -> "seven", "big" -> 9000000000L, "price" -> 0.1f,
-    "payload" -> ByteBuffer.wrap("raw".getBytes(UTF_8)),
-    "dec" -> new Conversions.DecimalConversion().toBytes(new JBigDecimal("123.45"), decSchema, decSchema.getLogicalType),
-    "nested" -> record(nonNull(writer.getField("nested").schema), "a" -> 1, "b" -> "bee"),
-    "items" -> List(record(writer.getField("items").schema.getElementType, "x" -> 5, "y" -> "why")).asJava,
-    "extra" -> "ignored"))
+      "id" -> 7, "name" -> "seven", "big" -> 9000000000L, "price" -> 0.1f,
+      "payload" -> ByteBuffer.wrap("raw".getBytes(UTF_8)),
+      "dec" -> new Conversions.DecimalConversion().toBytes(new JBigDecimal("123.45"), decSchema,
+        decSchema.getLogicalType),
+      "nested" -> record(nonNull(writer.getField("nested").schema), "a" -> 1, "b" -> "bee"),
+      "items" -> List(record(writer.getField("items").schema.getElementType, "x" -> 5, "y" -> "why")).asJava,
+      "extra" -> "ignored"))
 
   private def read(fields: StructField*) = new AvroDeserializer(StructType(fields)).deserialize(sample)
 
@@ -144,7 +146,8 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
     def encode(t: String): Array[Byte] = {
       val out = new ByteArrayOutputStream()
       val enc = EncoderFactory.get.binaryEncoder(out, null)
-      new GenericDatumWriter[GenericRecord](s).write(record(s, "t" -> t, "b" -> ByteBuffer.wrap(t.getBytes(UTF_8))), enc)
+      new GenericDatumWriter[GenericRecord](s).write(record(s, "t" -> t, "b" -> ByteBuffer.wrap(t.getBytes(UTF_8))),
+        enc)
       enc.flush()
       out.toByteArray
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.math.{BigDecimal => JBigDecimal}
@@ -102,7 +103,8 @@ class AvroDeserializerSuite extends AnyFunSuite {
   test("a real log block record converts into a pruned, reordered table schema") {
     val (_, records) = AvroFixtures.logBlockRecords("mor/v6_trips_8i1u.zip", ".log.1_0-26-85")
     val commit = AvroFixtures.commitSchema("mor/v6_trips_8i1u.zip", ".hoodie/20250331030645735.deltacommit")
-    val table = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(commit)), populateMetaFields = true)
+    val table = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(commit)),
+      populateMetaFields = true)
     val target = StructType(Seq("fare", MetaFields.RecordKey, "rider", MetaFields.CommitSeqNo, "ts").map(table(_)))
     val row = new AvroDeserializer(target).deserialize(records.head)
     assert(records.size === 1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.io.{ByteArrayOutputStream, DataInputStream, File}
@@ -16,7 +17,7 @@ import io.pyhudi.timeline.CommitMetadata
 object AvroFixtures {
 
   private def corpus: File = new File(sys.props.getOrElse("pyhudi.corpus",
-    sys.error("pyhudi.corpus is not set; run the suites through sbt")))
+      sys.error("pyhudi.corpus is not set; run the suites through sbt")))
 
   /** Bytes of the first entry of a corpus zip whose name ends with `suffix`. */
   def zipEntry(zip: String, suffix: String): Array[Byte] = {

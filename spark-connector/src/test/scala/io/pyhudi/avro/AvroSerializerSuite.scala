@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.io.ByteArrayOutputStream
@@ -21,17 +22,18 @@ class AvroSerializerSuite extends AnyFunSuite {
 
   private val point = StructType(Seq(StructField("x", IntegerType), StructField("label", StringType)))
   private val struct = StructType(Seq(
-    StructField("b", BooleanType), StructField("by", ByteType), StructField("sh", ShortType),
-    StructField("i", IntegerType), StructField("l", LongType), StructField("f", FloatType),
-    StructField("d", DoubleType), StructField("s", StringType), StructField("bin", BinaryType),
-    StructField("dec", DecimalType(10, 2)), StructField("big", DecimalType(38, 10)),
-    StructField("date", DateType), StructField("ts", TimestampType), StructField("ntz", TimestampNTZType),
-    StructField("points", ArrayType(point, containsNull = true)),
-    StructField("byName", MapType(StringType, point, valueContainsNull = true)),
-    StructField("nested", StructType(Seq(
-      StructField("inner", StructType(Seq(StructField("z", LongType)))),
-      StructField("tags", ArrayType(StringType, containsNull = false))))),
-    StructField("deep", ArrayType(MapType(StringType, ArrayType(IntegerType, containsNull = true))))))
+      StructField("b", BooleanType), StructField("by", ByteType), StructField("sh", ShortType),
+      StructField("i", IntegerType), StructField("l", LongType), StructField("f", FloatType),
+      StructField("d", DoubleType), StructField("s", StringType), StructField("bin", BinaryType),
+      StructField("dec", DecimalType(10, 2)), StructField("big", DecimalType(38, 10)),
+      StructField("date", DateType), StructField("ts", TimestampType), StructField("ntz", TimestampNTZType),
+      StructField("points", ArrayType(point, containsNull = true)),
+      StructField("byName", MapType(StringType, point, valueContainsNull = true)),
+      StructField("nested",
+        StructType(Seq(
+            StructField("inner", StructType(Seq(StructField("z", LongType)))),
+            StructField("tags", ArrayType(StringType, containsNull = false))))),
+      StructField("deep", ArrayType(MapType(StringType, ArrayType(IntegerType, containsNull = true))))))
   private val avroSchema = SparkToAvro.tableSchema(struct, "t")
 
   // Rows are built and compared with dates as Int days and timestamps as Long micros, their
@@ -72,9 +74,9 @@ class AvroSerializerSuite extends AnyFunSuite {
 
   private def assertRowsEqual(actual: Row, expected: Row): Unit =
     assert(actual.toSeq.zip(expected.toSeq).forall {
-      case (a: Array[Byte], e: Array[Byte]) => a.sameElements(e)
-      case (a, e) => a == e
-    }, s"\n$actual\n!=\n$expected")
+        case (a: Array[Byte], e: Array[Byte]) => a.sameElements(e)
+        case (a, e) => a == e
+      }, s"\n$actual\n!=\n$expected")
 
   test("rows of every written type survive serialize, binary encoding and AvroDeserializer") {
     val serializer = new AvroSerializer(struct, avroSchema)
@@ -109,7 +111,7 @@ class AvroSerializerSuite extends AnyFunSuite {
       .name("bin").`type`().optional().bytesType()
       .endRecord()
     val st = StructType(Seq(StructField("amount", DecimalType(20, 4)), StructField("by", ByteType),
-      StructField("s", StringType), StructField("bin", BinaryType)))
+        StructField("s", StringType), StructField("bin", BinaryType)))
     val row = CatalystTypeConverters.createToCatalystConverter(st)(
       Row(new JBigDecimal("-0.0001"), (-3).toByte, "x", Array[Byte](9))).asInstanceOf[InternalRow]
     val rec = viaBinary(new AvroSerializer(st, schema).serialize(row))
@@ -137,7 +139,7 @@ class AvroSerializerSuite extends AnyFunSuite {
     assert(schema.getFullName == "hoodie.trips.trips_record")
     assert(schema.getFields.asScala.map(_.name) == MetaFields.Names :+ "ts")
     assert(schema.toString.startsWith("""{"type":"record","name":"trips_record","namespace":"hoodie.trips",""" +
-      """"fields":[{"name":"_hoodie_commit_time","type":["null","string"],"doc":"","default":null},"""))
+        """"fields":[{"name":"_hoodie_commit_time","type":["null","string"],"doc":"","default":null},"""))
     assert(schema.toString.endsWith("""{"name":"ts","type":["null","long"],"default":null}]}"""))
   }
 }

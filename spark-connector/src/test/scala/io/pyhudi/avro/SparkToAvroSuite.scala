@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.avro
 
 import java.io.File
@@ -29,7 +30,7 @@ class SparkToAvroSuite extends AnyFunSuite {
 
   test("bytes and shorts become ints; decimals use the smallest fixed size") {
     val s = SparkToAvro.tableSchema(StructType(Seq(StructField("b", ByteType), StructField("s", ShortType),
-      StructField("d", DecimalType(38, 10)), StructField("n", TimestampNTZType))), "t")
+          StructField("d", DecimalType(38, 10)), StructField("n", TimestampNTZType))), "t")
     val back = AvroSchemaConverter.toStructType(s)
     assert(back.map(_.dataType) == Seq(IntegerType, IntegerType, DecimalType(38, 10), TimestampNTZType))
     assert(s.getField("d").schema().getTypes.get(1).getFixedSize == 16)
@@ -37,7 +38,7 @@ class SparkToAvroSuite extends AnyFunSuite {
 
   test("unsupported types fail naming the column") {
     val e = intercept[Exception](SparkToAvro.tableSchema(StructType(Seq(
-      StructField("m", MapType(IntegerType, StringType)))), "t"))
+            StructField("m", MapType(IntegerType, StringType)))), "t"))
     assert(e.getMessage.contains("m"))
   }
 }

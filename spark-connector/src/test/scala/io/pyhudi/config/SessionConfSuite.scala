@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -11,7 +12,8 @@ class SessionConfSuite extends AnyFunSuite {
       "spark.sql.shuffle.partitions" -> "4",
       "hoodie.table.name" -> "not-a-spark-hoodie-key")
     val merged = SessionConf.withSessionConf(Map("HOODIE.INDEX.TYPE" -> "BLOOM", "path" -> "/t"), session)
-    assert(merged == Map("hoodie.datasource.write.operation" -> "insert", "HOODIE.INDEX.TYPE" -> "BLOOM", "path" -> "/t"))
+    assert(merged == Map("hoodie.datasource.write.operation" -> "insert", "HOODIE.INDEX.TYPE" -> "BLOOM",
+      "path" -> "/t"))
     assert(WriteConfig.Operation.from(merged).map(_.toString.toLowerCase).contains("insert"))
     assert(WriteConfig.IndexType.from(merged).get.toString == "BLOOM")
   }

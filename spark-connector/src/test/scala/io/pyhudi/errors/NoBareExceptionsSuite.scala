@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.errors
 
 import java.nio.file.{Files, Path, Paths}
@@ -23,7 +24,8 @@ class NoBareExceptionsSuite extends AnyFunSuite {
 
   test("no bare IllegalStateException, IllegalArgumentException, require or assert in main code") {
     val sources = Files.walk(root).iterator().asScala
-      .filter(p => p.toString.endsWith(".scala") && !root.relativize(p).toString.replace('\\', '/').startsWith("errors/"))
+      .filter(p =>
+        p.toString.endsWith(".scala") && !root.relativize(p).toString.replace('\\', '/').startsWith("errors/"))
       .toSeq.sortBy(_.toString)
     assert(sources.size > 50, s"sources not found under $root")
     val offending = for {
@@ -31,6 +33,7 @@ class NoBareExceptionsSuite extends AnyFunSuite {
       (line, n) <- Files.readAllLines(p).asScala.zipWithIndex
       if forbidden.exists(line.contains) || forbiddenCalls.findFirstIn(line).isDefined
     } yield s"${root.relativize(p)}:${n + 1}: ${line.trim}"
-    assert(offending.isEmpty, offending.mkString("\nthrow an io.pyhudi.errors.Errors factory error instead:\n", "\n", ""))
+    assert(offending.isEmpty,
+      offending.mkString("\nthrow an io.pyhudi.errors.Errors factory error instead:\n", "\n", ""))
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.filegroup
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -37,7 +38,7 @@ class FileSystemViewSuite extends AnyFunSuite {
       s"fc_0-1-1_$t3.parquet", s"fd_0-1-1_20240101000000000.parquet"))
     val view = new FileSystemView(tl, listing, t3, Set(FileGroupId("p", "fa")))
     assert(view.latestSlices.map(s => s.groupId.fileId -> s.baseInstant) ==
-      Seq("fc" -> t3, "fd" -> "20240101000000000"), "fd predates the timeline: archived commit")
+        Seq("fc" -> t3, "fd" -> "20240101000000000"), "fd predates the timeline: archived commit")
     val noReplace = new FileSystemView(tl, listing, t3, Set.empty)
     assert(noReplace.latestSlices.find(_.groupId.fileId == "fa").get.baseInstant == t1)
   }

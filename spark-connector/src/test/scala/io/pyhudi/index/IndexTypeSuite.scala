@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -23,9 +24,7 @@ class IndexTypeSuite extends AnyFunSuite {
   }
 
   private val files = Seq(
-    (0, "a", Some("k10"), Some("k19")),
-    (1, "a", Some("k20"), Some("k29")),
-    (2, "b", Some("k10"), Some("k29")),
+    (0, "a", Some("k10"), Some("k19")), (1, "a", Some("k20"), Some("k29")), (2, "b", Some("k10"), Some("k29")),
     (3, "b", None, None)) // no footer range: always a candidate
 
   test("range pruning keeps the files of the key's partition whose range contains it") {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.keygen
 
 import org.apache.spark.sql.types._
@@ -10,7 +11,7 @@ class KeyGenConfigSuite extends AnyFunSuite {
   import KeyGenType._
 
   private val schema = StructType(Seq(StructField("id", IntegerType), StructField("name", StringType),
-    StructField("city", StringType), StructField("ts", LongType)))
+      StructField("city", StringType), StructField("ts", LongType)))
 
   private val Keys = RecordKeyField.key
   private val Parts = PartitionPathField.key
@@ -61,11 +62,11 @@ class KeyGenConfigSuite extends AnyFunSuite {
   test("field counts are checked per generator") {
     assert(failure().contains(Keys))
     assert(failure(Keys -> "id,name", Parts -> "city", Type -> "simple")
-      .contains("SimpleKeyGenerator takes exactly one record key field(s)"))
+        .contains("SimpleKeyGenerator takes exactly one record key field(s)"))
     assert(failure(Keys -> "id", Type -> "simple")
-      .contains(s"exactly one partition path field(s) (option $Parts); got none"))
+        .contains(s"exactly one partition path field(s) (option $Parts); got none"))
     assert(failure(Keys -> "id", Parts -> "city", Type -> "non_partition")
-      .contains("takes no partition path field(s)"))
+        .contains("takes no partition path field(s)"))
     assert(config(Keys -> "id", Type -> "complex").partitionFields.isEmpty)
   }
 
@@ -81,7 +82,7 @@ class KeyGenConfigSuite extends AnyFunSuite {
     def failing(extra: (String, String)*) = failure(base ++ extra: _*)
     assert(failing().contains(tsType))
     assert(config(base :+ (tsType -> "epochmilliseconds"): _*).timestamp.contains(
-      TimestampKeyGenConfig("EPOCHMILLISECONDS", None, "yyyy/MM/dd", "UTC", "SECONDS")))
+        TimestampKeyGenConfig("EPOCHMILLISECONDS", None, "yyyy/MM/dd", "UTC", "SECONDS")))
     assert(failing(tsType -> "MIXED").contains("not supported yet"))
     assert(failing(tsType -> "nope").contains("UNIX_TIMESTAMP, DATE_STRING"))
     assert(failing(tsType -> "DATE_STRING").contains(TimebasedInputDateFormat.key))

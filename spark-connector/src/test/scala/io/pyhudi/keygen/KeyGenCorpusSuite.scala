@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.keygen
 
 import java.io.File
@@ -46,7 +47,7 @@ class KeyGenCorpusSuite extends AnyFunSuite {
       WriteConfig.KeyGeneratorClass.key -> table.keyGeneratorClass.get) ++
       // Hudi 0.14 did not persist the timestamp type; the table's SQL set DATE_STRING.
       (if (!table.isTimestampKeyGen) Map.empty
-      else Map(WriteConfig.TimebasedTimestampType.key -> "DATE_STRING"))
+       else Map(WriteConfig.TimebasedTimestampType.key -> "DATE_STRING"))
     Setup(dir, schema, new KeyGenerator(KeyGenConfig.fromOptions(options, schema), schema))
   }
 
@@ -61,7 +62,8 @@ class KeyGenCorpusSuite extends AnyFunSuite {
   private def fromJson(schema: StructType, json: JsonNode): InternalRow =
     new GenericInternalRow(schema.fields.map { f =>
       val v = json.get(f.name)
-      if (v == null || v.isNull) null else f.dataType match {
+      if (v == null || v.isNull) null
+      else f.dataType match {
         case IntegerType => v.asInt(): Any
         case LongType => v.asLong()
         case BooleanType => v.asBoolean()
@@ -83,16 +85,17 @@ class KeyGenCorpusSuite extends AnyFunSuite {
     Corpus.filesUnder(s.table, _.endsWith(".parquet")).flatMap { file =>
       val reader = ParquetReader.builder(new GroupReadSupport(), new Path(file.getPath)).build()
       try Iterator.continually(reader.read()).takeWhile(_ != null).map { g =>
-        val row = new GenericInternalRow(s.schema.fields.map { f =>
-          if (!columns(f.name) || g.getFieldRepetitionCount(f.name) == 0) null
-          else f.dataType match {
-            case IntegerType => g.getInteger(f.name, 0): Any
-            case StringType => UTF8String.fromString(g.getString(f.name, 0))
-            case other => fail(s"unexpected key column type $other")
-          }
-        })
-        (meta(g, "_hoodie_record_key"), meta(g, "_hoodie_partition_path"), row: InternalRow)
-      }.toList finally reader.close()
+          val row = new GenericInternalRow(s.schema.fields.map { f =>
+            if (!columns(f.name) || g.getFieldRepetitionCount(f.name) == 0) null
+            else f.dataType match {
+              case IntegerType => g.getInteger(f.name, 0): Any
+              case StringType => UTF8String.fromString(g.getString(f.name, 0))
+              case other => fail(s"unexpected key column type $other")
+            }
+          })
+          (meta(g, "_hoodie_record_key"), meta(g, "_hoodie_partition_path"), row: InternalRow)
+        }.toList
+      finally reader.close()
     }
   }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.keygen
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, ObjectInputStream, ObjectOutputStream}
@@ -16,21 +17,24 @@ class KeyGeneratorSuite extends AnyFunSuite {
   import KeyGenType._
 
   private val schema = StructType(Seq(
-    StructField("s", StringType), StructField("b", BooleanType), StructField("i8", ByteType),
-    StructField("i16", ShortType), StructField("i32", IntegerType), StructField("i64", LongType),
-    StructField("f", FloatType), StructField("d", DoubleType), StructField("dec", DecimalType(10, 5)),
-    StructField("tiny", DecimalType(12, 10)), StructField("day", DateType),
-    StructField("ts", TimestampType), StructField("ntz", TimestampNTZType),
-    StructField("rec", StructType(Seq(StructField("inner", StructType(Seq(
-      StructField("leaf", StringType)))), StructField("n", IntegerType)))),
-    StructField("bin", BinaryType)))
+      StructField("s", StringType), StructField("b", BooleanType), StructField("i8", ByteType),
+      StructField("i16", ShortType), StructField("i32", IntegerType), StructField("i64", LongType),
+      StructField("f", FloatType), StructField("d", DoubleType), StructField("dec", DecimalType(10, 5)),
+      StructField("tiny", DecimalType(12, 10)), StructField("day", DateType),
+      StructField("ts", TimestampType), StructField("ntz", TimestampNTZType),
+      StructField("rec",
+        StructType(Seq(StructField("inner",
+              StructType(Seq(
+                  StructField("leaf", StringType)))), StructField("n", IntegerType)))),
+      StructField("bin", BinaryType)))
 
   private def row(values: (String, Any)*): InternalRow = {
     val m = values.toMap
-    new GenericInternalRow(schema.fieldNames.map(n => m.get(n).map {
-      case s: String => UTF8String.fromString(s)
-      case other => other
-    }.orNull))
+    new GenericInternalRow(schema.fieldNames.map(n =>
+        m.get(n).map {
+          case s: String => UTF8String.fromString(s)
+          case other => other
+        }.orNull))
   }
 
   private val full = row("s" -> "Alice", "b" -> true, "i8" -> 10.toByte, "i16" -> 300.toShort,
@@ -96,7 +100,7 @@ class KeyGeneratorSuite extends AnyFunSuite {
     assert(PartitionPathEncoding.unescape(PartitionPathEncoding.escape(raw)) == raw)
     // The read side undoes the same escaping (a '+' stays a '+').
     val table = TableConfig(Map(TableConfig.PartitionFields -> "s",
-      TableConfig.UrlEncodePartitioning -> "true", TableConfig.HiveStylePartitioning -> "true"), "/t")
+        TableConfig.UrlEncodePartitioning -> "true", TableConfig.HiveStylePartitioning -> "true"), "/t")
     assert(PartitionValues.parse(table, "s=a%2Fb f+g") == Some(Map("s" -> Some("a/b f+g"))))
   }
 

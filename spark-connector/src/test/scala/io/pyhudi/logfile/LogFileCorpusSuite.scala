@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 import java.nio.file.Files
@@ -23,7 +24,8 @@ class LogFileCorpusSuite extends AnyFunSuite {
 
   private def blocks(file: LogFile): Seq[LogBlock] = {
     val it = LogFormatReader.read(storage, file.path)
-    try it.toList finally it.close()
+    try it.toList
+    finally it.close()
   }
 
   private def only[T <: LogBlock: ClassTag](blocks: Seq[LogBlock]): T = blocks match {

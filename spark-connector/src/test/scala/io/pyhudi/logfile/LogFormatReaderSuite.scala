@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 import java.nio.ByteBuffer
@@ -120,7 +121,9 @@ class LogFormatReaderSuite extends AnyFunSuite {
       val content = a ++ Array.fill[Byte](100000)(1) ++ b ++ c.take(50)
       Files.write(file, content)
       val it = LogFormatReader.read(new Storage(new Configuration()), file.toString)
-      val fromStorage = try it.toList finally it.close()
+      val fromStorage =
+        try it.toList
+        finally it.close()
       val fromBytes = LogFormatReader.readBytes(file.toString, content)
       assert(fromStorage.map(_.getClass) == fromBytes.map(_.getClass))
       assert(fromStorage.map(_.header) == fromBytes.map(_.header))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -31,7 +32,7 @@ class LogScannerSuite extends AnyFunSuite {
 
   test("corrupt blocks and non-rollback commands are ignored") {
     val other = CommandBlock(Map(HeaderKey.InstantTime -> "007", HeaderKey.CommandBlockType -> "5",
-      HeaderKey.TargetInstantTime -> "001"))
+        HeaderKey.TargetInstantTime -> "001"))
     val kept = select(data("001", "a"), CorruptBlock("f", 10, 20), other)
     assert(kept.flatMap(_.instantTime) == Seq("001"))
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -18,7 +19,7 @@ class QuerySpecSuite extends AnyFunSuite {
     val e = intercept[InvalidOptionException](QuerySpec.fromOptions(Map(qt -> "incremental")))
     assert(e.getMessage.contains(begin))
     val e2 = intercept[InvalidOptionException](QuerySpec.fromOptions(Map(qt -> "incremental",
-      begin -> "20240102000000000", end -> "20240101000000000")))
+          begin -> "20240102000000000", end -> "20240101000000000")))
     assert(e2.getMessage.contains("after the end instant"))
     val ok = QuerySpec.fromOptions(Map(qt -> "incremental", begin -> "000", end -> "2024-01-01 00:00:00"))
     assert(ok.begin == Some("000") && ok.end == Some("20240101000000000"))
@@ -26,6 +27,6 @@ class QuerySpecSuite extends AnyFunSuite {
 
   test("time travel cannot be combined with incremental") {
     intercept[InvalidOptionException](QuerySpec.fromOptions(Map(qt -> "incremental",
-      begin -> "000", "as.of.instant" -> "20240101000000000")))
+          begin -> "000", "as.of.instant" -> "20240101000000000")))
   }
 }

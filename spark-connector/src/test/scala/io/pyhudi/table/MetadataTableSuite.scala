@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import java.io.File
@@ -26,8 +27,8 @@ class MetadataTableSuite extends AnyFunSuite {
     val base = Files.createTempDirectory("pyhudi-mdt").resolve("t1").toString
     TableCreator.create(storage, base, props)
     TablePropertiesWriter.update(storage, base)(_ ++ Map(
-      TableConfig.MetadataPartitions -> "column_stats,files",
-      TableConfig.MetadataPartitionsInflight -> ""))
+        TableConfig.MetadataPartitions -> "column_stats,files",
+        TableConfig.MetadataPartitionsInflight -> ""))
     storage.create(s"$base/.hoodie/metadata/.hoodie/hoodie.properties", "hoodie.table.name=t1_metadata\n".getBytes)
     storage.create(s"$base/.hoodie/metadata/files/.files-0000-0_00000000000000010.log.1_0-0-0", Array[Byte](1, 2))
     // Hadoop's checksum layer (Apache Hudi's writers go through it) leaves a side file.
@@ -59,7 +60,7 @@ class MetadataTableSuite extends AnyFunSuite {
   test("a folder left by an interrupted removal (properties already cleared) is deleted") {
     val base = tableWithMetadata()
     TablePropertiesWriter.update(storage, base)(_ -- Seq(TableConfig.MetadataPartitions,
-      TableConfig.MetadataPartitionsInflight))
+        TableConfig.MetadataPartitionsInflight))
     assert(MetadataTable.isPresent(storage, base))
     assert(MetadataTable.removeIfPresent(storage, base, "a test"))
     assert(!new File(s"$base/.hoodie/metadata").exists())

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import java.io.File
@@ -21,13 +22,14 @@ class PartitionMetafileSuite extends AnyFunSuite {
     val base = Files.createTempDirectory("pyhudi-pm").toString
     assert(PartitionMetafile.ensure(storage, base, "byteField=10/shortField=300", "20250101000000001"))
     val lines = new String(Files.readAllBytes(new File(s"$base/byteField=10/shortField=300/.hoodie_partition_metadata")
-      .toPath), "ISO-8859-1").split('\n').toSeq
+          .toPath), "ISO-8859-1").split('\n').toSeq
     assert(lines.head == "#partition metadata" && lines(1).startsWith("#"))
     assert(lines.drop(2) == Seq("commitTime=20250101000000001", "partitionDepth=2"))
     assert(!PartitionMetafile.ensure(storage, base, "byteField=10/shortField=300", "20250101000000002"))
     assert(PartitionLister.list(storage, base).map(_._1) == Seq("byteField=10/shortField=300"))
     assert(PartitionMetafile.ensure(storage, base, "", "20250101000000001"))
-    assert(new String(Files.readAllBytes(new File(s"$base/.hoodie_partition_metadata").toPath)).contains("partitionDepth=0"))
+    assert(
+      new String(Files.readAllBytes(new File(s"$base/.hoodie_partition_metadata").toPath)).contains("partitionDepth=0"))
     assert(Seq("", "city=a", "2023/04/01/12").map(PartitionMetafile.depth) == Seq(0, 1, 4))
   }
 
@@ -35,9 +37,10 @@ class PartitionMetafileSuite extends AnyFunSuite {
     val base = Files.createTempDirectory("pyhudi-pm").toString
     val pool = Executors.newFixedThreadPool(8)
     try {
-      val tasks = (1 to 16).map(i => new Callable[Boolean] {
-        def call(): Boolean = PartitionMetafile.ensure(storage, base, "city=x", f"202501010000000$i%02d")
-      })
+      val tasks = (1 to 16).map(i =>
+        new Callable[Boolean] {
+          def call(): Boolean = PartitionMetafile.ensure(storage, base, "city=x", f"202501010000000$i%02d")
+        })
       val created = pool.invokeAll(tasks.asJava).asScala.map(_.get)
       assert(created.count(identity) == 1)
     } finally pool.shutdown()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -27,8 +28,8 @@ class TableConfigSuite extends AnyFunSuite {
     assert(e.getMessage.contains("version 5") && e.getMessage.contains("6"))
     intercept[InvalidTableException](TableConfig.validate(config("")))
     intercept[InvalidTableException](TableConfig.validate(
-      config("hoodie.table.version=6\nhoodie.datasource.write.drop.partition.columns=true\n")))
+        config("hoodie.table.version=6\nhoodie.datasource.write.drop.partition.columns=true\n")))
     intercept[InvalidTableException](TableConfig.validate(
-      config("hoodie.table.version=6\nhoodie.populate.meta.fields=maybe\n")))
+        config("hoodie.table.version=6\nhoodie.populate.meta.fields=maybe\n")))
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import java.io.File
@@ -53,7 +54,7 @@ class TableCreatorSuite extends AnyFunSuite {
     assert(lines.contains("hoodie.table.version=6") && lines.contains("hoodie.timeline.layout.version=1"))
     assert(lines.contains("hoodie.archivelog.folder=archived"))
     assert(lines.contains("hoodie.table.create.schema={\"type\"\\:\"record\",\"name\"\\:\"t1_record\"," +
-      "\"fields\"\\:[{\"name\"\\:\"id\",\"type\"\\:\"int\"}]}"))
+        "\"fields\"\\:[{\"name\"\\:\"id\",\"type\"\\:\"int\"}]}"))
     assert(lines.contains("hoodie.comment=caf\\u00E9 \\= \\#1"))
     val config = TableConfig.parse(bytes, base)
     TableConfig.validate(config)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
 import scala.jdk.CollectionConverters._
@@ -14,7 +15,8 @@ class TableHistorySuite extends AnyFunSuite {
 
   private val mapper = new ObjectMapper()
 
-  private def open(name: String): HoodieTable = HoodieTable.open(Corpus.extract(name).getAbsolutePath, new Configuration())
+  private def open(name: String): HoodieTable =
+    HoodieTable.open(Corpus.extract(name).getAbsolutePath, new Configuration())
 
   private val tables = Corpus.tables("cow") ++ Corpus.tables("mor")
 
@@ -50,7 +52,8 @@ class TableHistorySuite extends AnyFunSuite {
     val i = Instant("20250101000000000", Action.Commit, State.Inflight)
     val e = TableHistory.entry(i, None, Some(5L), None)
     assert(e.state == "inflight" && e.operation.isEmpty && e.durationMs.isEmpty && e.rowsInserted == 0)
-    val clean = TableHistory.entry(Instant("20250101000000001", Action.Clean, State.Completed), None, Some(1L), Some(4L))
+    val clean =
+      TableHistory.entry(Instant("20250101000000001", Action.Clean, State.Completed), None, Some(1L), Some(4L))
     assert(clean.operation.contains("clean") && clean.durationMs.contains(3L))
   }
 

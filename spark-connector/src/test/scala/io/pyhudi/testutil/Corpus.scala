@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.testutil
 
 import java.io.{File, FileInputStream}
@@ -17,7 +18,7 @@ object Corpus {
   /** The corpus directory holding `cow/` and `mor/`. */
   lazy val root: File = {
     val dir = new File(sys.props.getOrElse("pyhudi.corpus",
-      sys.error("System property pyhudi.corpus is not set; run the tests through sbt")))
+        sys.error("System property pyhudi.corpus is not set; run the tests through sbt")))
     require(dir.isDirectory, s"Corpus directory $dir does not exist")
     dir
   }
@@ -51,14 +52,14 @@ object Corpus {
    */
   def extract(name: String): File = synchronized {
     extracted.getOrElseUpdate(name, {
-      val target = scratch.resolve(name.replace('/', '_'))
-      Files.createDirectories(target)
-      unzip(zip(name), target)
-      target.toFile.listFiles() match {
-        case Array(single) if single.isDirectory => single
-        case _ => target.toFile
-      }
-    })
+        val target = scratch.resolve(name.replace('/', '_'))
+        Files.createDirectories(target)
+        unzip(zip(name), target)
+        target.toFile.listFiles() match {
+          case Array(single) if single.isDirectory => single
+          case _ => target.toFile
+        }
+      })
   }
 
   /** Every file under `dir` whose name satisfies `p`, sorted by path. */

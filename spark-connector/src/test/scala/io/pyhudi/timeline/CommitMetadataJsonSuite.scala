@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline
 
 import java.io.File
@@ -88,7 +89,7 @@ class CommitMetadataJsonSuite extends AnyFunSuite {
     assert(s.baseFile.contains("0712b9f9-d2d5-4cae-bcf4-8fd7146af503-0_0-13-23_20250126040823628.parquet"))
     assert(s.runtimeStats.contains(RuntimeStats(0, 462, 0)))
     val fresh = mapper.readTree(CommitMetadata(Seq(WriteStat("p", "f", Some("p/f.parquet"))), Map.empty,
-      Map.empty, Some("INSERT"), compacted = false).toJson)
+        Map.empty, Some("INSERT"), compacted = false).toJson)
     val stat = fresh.get("partitionToWriteStats").get("p").get(0)
     assert(stat.get("prevCommit").asText == "null" && !stat.has("logVersion") && !stat.has("prevBaseFile"))
     assert(stat.get("partitionPath").asText == "p" && stat.get("tempPath").isNull)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -31,12 +32,12 @@ class TimelineSuite extends AnyFunSuite {
 
   test("each instant keeps its most advanced state; a completed compaction is a commit") {
     val t = Timeline.fromFileNames(Seq(
-      "001000000000000001.deltacommit.requested", "001000000000000001.deltacommit.inflight",
-      "001000000000000001.deltacommit",
-      "001000000000000002.compaction.requested", "001000000000000002.compaction.inflight",
-      "001000000000000002.commit",
-      "001000000000000003.deltacommit.requested", "001000000000000003.deltacommit.inflight",
-      "001000000000000004.rollback.requested", "001000000000000004.rollback"))
+        "001000000000000001.deltacommit.requested", "001000000000000001.deltacommit.inflight",
+        "001000000000000001.deltacommit",
+        "001000000000000002.compaction.requested", "001000000000000002.compaction.inflight",
+        "001000000000000002.commit",
+        "001000000000000003.deltacommit.requested", "001000000000000003.deltacommit.inflight",
+        "001000000000000004.rollback.requested", "001000000000000004.rollback"))
     assert(t.instants.map(_.toString) == Seq("001000000000000001.deltacommit",
       "001000000000000002.commit", "001000000000000003.deltacommit.inflight",
       "001000000000000004.rollback"))
@@ -47,8 +48,8 @@ class TimelineSuite extends AnyFunSuite {
 
   test("visibility: completed writes up to the query instant, and anything older than the timeline") {
     val t = Timeline.fromFileNames(Seq("20240101000000000.commit.requested",
-      "20240101000000000.commit", "20240102000000000.commit.requested",
-      "20240102000000000.inflight", "20240103000000000.commit"))
+        "20240101000000000.commit", "20240102000000000.commit.requested",
+        "20240102000000000.inflight", "20240103000000000.commit"))
     assert(t.isVisible("20240101000000000", "20240103000000000"))
     assert(!t.isVisible("20240102000000000", "20240103000000000"), "inflight is never visible")
     assert(!t.isVisible("20240103000000000", "20240102000000000"), "after the query instant")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline
 
 import java.nio.file.Files
@@ -41,11 +42,12 @@ class TimelineWriterSuite extends AnyFunSuite {
   test("completing never overwrites, fails clearly and leaves no temp file") {
     withMeta { (w, meta) =>
       w.complete("20250101000000001", Action.DeltaCommit, "first".getBytes)
-      val e = intercept[InstantConflictException](w.complete("20250101000000001", Action.DeltaCommit, "second".getBytes))
+      val e =
+        intercept[InstantConflictException](w.complete("20250101000000001", Action.DeltaCommit, "second".getBytes))
       assert(e.getMessage.contains("20250101000000001.deltacommit") && e.getMessage.contains("already exists"))
       assert(new String(storage.readAll(s"$meta/20250101000000001.deltacommit")) == "first")
       intercept[InstantConflictException](w.requested("20250101000000002", Action.Commit)
-        .pipe(_ => w.requested("20250101000000002", Action.Commit)))
+          .pipe(_ => w.requested("20250101000000002", Action.Commit)))
       assert(names(meta) == Seq("20250101000000001.deltacommit", "20250101000000002.commit.requested"))
     }
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
 import java.io.File
@@ -130,7 +131,8 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val foreign = io.pyhudi.timeline.InstantTimeGenerator.Default.next(timeline.stateFiles().map(_.timestamp))
     timeline.requested(foreign, Action.Commit)
     timeline.inflight(foreign, Action.Commit, Commits.workloadProfile("UPSERT", Map.empty).toJson)
-    timeline.complete(foreign, Action.Commit, CommitMetadata(Nil, Map.empty, Extra, Some("UPSERT"), compacted = false).toJson)
+    timeline.complete(foreign, Action.Commit,
+      CommitMetadata(Nil, Map.empty, Extra, Some("UPSERT"), compacted = false).toJson)
     val e = intercept[WriteConflictException](tx.commit(Seq(stat), Extra))
     assert(e.getMessage.contains(foreign))
     tx.abort(e)
@@ -189,7 +191,8 @@ class ConcurrentWritersSuite extends AnyFunSuite {
     val entered = new java.util.concurrent.CountDownLatch(1)
     val release = new java.util.concurrent.CountDownLatch(1)
     holder.submit(new Runnable {
-      def run(): Unit = TableLock.withLock(storage, table.metaPath, policy, 1000L) { entered.countDown(); release.await() }
+      def run(): Unit =
+        TableLock.withLock(storage, table.metaPath, policy, 1000L) { entered.countDown(); release.await() }
     })
     entered.await()
     val e = intercept[WriteConflictException](TableLock.withLock(storage, table.metaPath, policy, 300L)(()))

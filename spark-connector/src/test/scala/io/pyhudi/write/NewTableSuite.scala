@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import java.nio.file.Files
@@ -14,7 +15,7 @@ class NewTableSuite extends AnyFunSuite {
 
   private val storage = new Storage(new Configuration())
   private val schema = StructType(Seq(StructField("id", StringType), StructField("ts", LongType),
-    StructField("day", LongType)))
+      StructField("day", LongType)))
 
   private def created(options: Map[String, String]): (WriteSpec, HoodieTable) = {
     val spec = WriteSpec.resolve(options, None, schema)
@@ -43,7 +44,8 @@ class NewTableSuite extends AnyFunSuite {
 
   test("the timestamp-based key generator keeps its settings in the table; other options stay out") {
     val options = Map("hoodie.table.name" -> "t", "hoodie.datasource.write.recordkey.field" -> "id",
-      "hoodie.datasource.write.partitionpath.field" -> "day", "hoodie.datasource.write.keygenerator.type" -> "TIMESTAMP",
+      "hoodie.datasource.write.partitionpath.field" -> "day",
+      "hoodie.datasource.write.keygenerator.type" -> "TIMESTAMP",
       "hoodie.keygen.timebased.timestamp.type" -> "EPOCHMILLISECONDS",
       "hoodie.keygen.timebased.output.dateformat" -> "yyyy/MM/dd", "hoodie.bloom.index.filter.type" -> "SIMPLE")
     assert(NewTable.keyGenProperties(options) == options.filter(_._1.startsWith("hoodie.keygen.timebased.")))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
@@ -38,15 +39,17 @@ class WritePathSuite extends AnyFunSuite {
       assert(route(op, bucket = true) == Buckets(appendsLogs = false), op)
       assert(route(op, TableType.MergeOnRead, bucket = true) == Buckets(appendsLogs = true), op)
     }
-    assert(route(InsertOverwriteTable, TableType.MergeOnRead, bucket = true) == Overwrite(ReplaceScope.Table, bucketed = true))
+    assert(route(InsertOverwriteTable, TableType.MergeOnRead, bucket = true) == Overwrite(ReplaceScope.Table,
+      bucketed = true))
   }
 
   test("a resolved write spec takes the route of its operation, table type and index") {
     val schema = StructType(Seq(StructField("id", StringType), StructField("ts", LongType)))
     def spec(extra: (String, String)*): WriteSpec = WriteSpec.resolve(Map("hoodie.table.name" -> "t",
-      "hoodie.datasource.write.recordkey.field" -> "id") ++ extra, None, schema)
+        "hoodie.datasource.write.recordkey.field" -> "id") ++ extra, None, schema)
     assert(WritePath.of(spec()) == route(Upsert))
-    assert(WritePath.of(spec("hoodie.index.type" -> "GLOBAL_SIMPLE", "hoodie.datasource.write.table.type" -> "MERGE_ON_READ"))
+    assert(WritePath.of(spec("hoodie.index.type" -> "GLOBAL_SIMPLE",
+        "hoodie.datasource.write.table.type" -> "MERGE_ON_READ"))
       == route(Upsert, TableType.MergeOnRead, global = true))
     assert(WritePath.of(spec("hoodie.index.type" -> "BUCKET", "hoodie.datasource.write.operation" -> "bulk_insert"))
       == Buckets(appendsLogs = false))

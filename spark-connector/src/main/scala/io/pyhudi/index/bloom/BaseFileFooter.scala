@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index.bloom
 
 import scala.jdk.CollectionConverters._
@@ -19,14 +20,19 @@ final case class FooterKeys(bloom: Option[BloomFilter], minKey: Option[String], 
 
 /** The index keys of a base file's parquet footer key-value metadata: reading and writing. */
 object BaseFileFooter {
+
   /** The serialized bloom filter (standard Base64). */
   val BloomFilterKey = "org.apache.hudi.bloomfilter"
+
   /** Where files from before Hudi's move to Apache keep the filter; read, never written. */
   val LegacyBloomFilterKey = "com.uber.hoodie.bloomfilter"
+
   /** `DYNAMIC_V0` for dynamic filters; absent for SIMPLE ones. */
   val BloomFilterTypeCodeKey = "hoodie_bloom_filter_type_code"
+
   /** Smallest record key in the file, in `String.compareTo` order. */
   val MinRecordKeyKey = "hoodie_min_record_key"
+
   /** Largest record key in the file. */
   val MaxRecordKeyKey = "hoodie_max_record_key"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index.bloom
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, DataInputStream, DataOutputStream, EOFException}
@@ -102,10 +103,13 @@ final class DynamicBloomFilter private[bloom] (
 
 /** Building and decoding Hudi bloom filters. */
 object BloomFilter {
+
   /** `hoodie.index.bloom.num_entries` default: keys a filter (or a dynamic row) is sized for. */
   val DefaultNumEntries = 60000
+
   /** `hoodie.index.bloom.fpp` default: false positive probability at that many keys. */
   val DefaultFpp = 1e-9
+
   /** `hoodie.bloom.index.filter.dynamic.max.entries` default: when a dynamic filter stops growing. */
   val DefaultMaxEntries = 100000
 

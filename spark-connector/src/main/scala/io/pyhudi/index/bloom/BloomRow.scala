@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index.bloom
 
 import java.io.{DataInputStream, DataOutputStream}
@@ -33,6 +34,7 @@ private[bloom] object BloomRow {
 
   /** The header's version field; a positive value would be Hadoop's older, Jenkins-only layout. */
   val Version: Int = -1
+
   /** Hadoop's hash type number for Murmur (0 is Jenkins, which Hudi never writes). */
   val MurmurHashType: Int = 1
 

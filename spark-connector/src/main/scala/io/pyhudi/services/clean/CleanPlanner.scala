@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.clean
 
 import scala.jdk.CollectionConverters._
@@ -87,7 +88,7 @@ object CleanPlanner {
       .groupMap(_._1)(p => CleanFileInfo(p._2))
     if (files.isEmpty) None
     else Some(CleanerPlan(retain.map(i => ActionInstant(i.timestamp, i.action, stateName(i.state))),
-      config.policy.name, files.map { case (p, fs) => p -> fs.sortBy(_.filePath) }))
+        config.policy.name, files.map { case (p, fs) => p -> fs.sortBy(_.filePath) }))
   }
 
   /** Hudi's names of instant states, as a cleaner plan records them. */
@@ -100,7 +101,9 @@ object CleanPlanner {
   /** File groups replaced by completed replacecommits, with the replacing instant. */
   def replacedFileGroups(table: HoodieTable): Map[FileGroupId, String] =
     table.timeline.completedWrites.filter(_.action == Action.ReplaceCommit).flatMap { i =>
-      table.commitMetadata(i).replacedFileIds.toSeq.flatMap { case (p, ids) => ids.map(FileGroupId(p, _) -> i.timestamp) }
+      table.commitMetadata(i).replacedFileIds.toSeq.flatMap { case (p, ids) =>
+        ids.map(FileGroupId(p, _) -> i.timestamp)
+      }
     }.toMap
 
   /** Names of the data files completed savepoints keep. */
@@ -118,15 +121,18 @@ object CleanPlanner {
       val requested = Instant(i.timestamp, Action.ReplaceCommit, State.Requested)
       val bytes = if (table.storage.exists(writer.path(requested))) writer.read(requested) else Array.emptyByteArray
       if (bytes.isEmpty) Nil
-      else RequestedReplaceMetadata.fromBytes(bytes, writer.path(requested)).clusteringPlan.toSeq.flatMap(clusteredGroups)
+      else
+        RequestedReplaceMetadata.fromBytes(bytes, writer.path(requested)).clusteringPlan.toSeq.flatMap(clusteredGroups)
     }.toSet
   }
 
   private def clusteredGroups(plan: GenericRecord): Seq[FileGroupId] = {
     def recs(r: GenericRecord, f: String): Seq[GenericRecord] =
-      Option(r.get(f)).map(_.asInstanceOf[java.util.Collection[AnyRef]].asScala.toSeq.map(_.asInstanceOf[GenericRecord]))
+      Option(r.get(f)).map(
+        _.asInstanceOf[java.util.Collection[AnyRef]].asScala.toSeq.map(_.asInstanceOf[GenericRecord]))
         .getOrElse(Nil)
     def s(r: GenericRecord, f: String): String = Option(r.get(f)).map(_.toString).getOrElse("")
-    recs(plan, "inputGroups").flatMap(g => recs(g, "slices")).map(sl => FileGroupId(s(sl, "partitionPath"), s(sl, "fileId")))
+    recs(plan, "inputGroups").flatMap(g => recs(g, "slices")).map(sl =>
+      FileGroupId(s(sl, "partitionPath"), s(sl, "fileId")))
   }
 }

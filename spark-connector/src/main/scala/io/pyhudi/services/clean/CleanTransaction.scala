@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.clean
 
 import scala.util.control.NonFatal
@@ -32,8 +33,10 @@ object CleanTransaction {
 
   /** Deletes `path`; true when it is gone afterwards. Shared by the local and the executor deleter. */
   def delete(storage: Storage, path: String): Boolean = {
-    try storage.delete(path) catch { case NonFatal(_) => () }
-    try !storage.exists(path) catch { case NonFatal(_) => false }
+    try storage.delete(path)
+    catch { case NonFatal(_) => () }
+    try !storage.exists(path)
+    catch { case NonFatal(_) => false }
   }
 
   /**
@@ -47,16 +50,18 @@ object CleanTransaction {
       nowMs: () => Long = () => System.currentTimeMillis()): Seq[String] = {
     val finished = pending(table).flatMap { case (instant, _) =>
       claim(table, instant, concurrency).map { beat =>
-        try run(table, instant, delete, concurrency, nowMs) finally beat.close()
+        try run(table, instant, delete, concurrency, nowMs)
+        finally beat.close()
         instant
       }
     }
     val fresh = if (finished.isEmpty) table else table.reload()
     // A clean another process still runs would be planned again: wait for it to finish.
     val started = if (!planNew || pending(fresh).nonEmpty) None
-      else schedule(fresh, config, concurrency, generator, nowMs())
+    else schedule(fresh, config, concurrency, generator, nowMs())
     finished ++ started.map { case (instant, beat) =>
-      try run(fresh, instant, delete, concurrency, nowMs) finally beat.close()
+      try run(fresh, instant, delete, concurrency, nowMs)
+      finally beat.close()
       instant
     }
   }

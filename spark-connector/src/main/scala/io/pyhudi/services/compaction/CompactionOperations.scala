@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
 import io.pyhudi.errors.Errors
@@ -32,11 +33,11 @@ object CompactionOperations {
       fileId = Some(slice.groupId.fileId),
       partitionPath = Some(slice.groupId.partitionPath),
       metrics = Some(Map(
-        TotalLogFiles -> slice.logFiles.size.toDouble,
-        TotalLogFilesSize -> logSize.toDouble,
-        TotalIoReadMb -> read.toDouble,
-        TotalIoWriteMb -> write.toDouble,
-        TotalIoMb -> (read + write).toDouble)))
+          TotalLogFiles -> slice.logFiles.size.toDouble,
+          TotalLogFilesSize -> logSize.toDouble,
+          TotalIoReadMb -> read.toDouble,
+          TotalIoWriteMb -> write.toDouble,
+          TotalIoMb -> (read + write).toDouble)))
   }
 
   /** The file group an operation compacts. */

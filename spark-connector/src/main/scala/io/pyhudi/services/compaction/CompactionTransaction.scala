@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
 import scala.util.control.NonFatal
@@ -64,8 +65,9 @@ object CompactionTransaction {
       throw Errors.compactionRejected(instant, "the plan names a file group twice")
     val pendingWrites = timeline.pendingWrites.filter(i => Action.Writes(i.action))
     if (pendingWrites.nonEmpty)
-      throw Errors.compactionRejected(instant, s"write(s) ${pendingWrites.mkString(", ")} are pending; " +
-        "roll back failed writes first")
+      throw Errors.compactionRejected(instant,
+        s"write(s) ${pendingWrites.mkString(", ")} are pending; " +
+          "roll back failed writes first")
     val overlap = pendingCompactions(table).flatMap { case (t, p) =>
       p.operations.getOrElse(Nil).map(CompactionOperations.groupId).filter(groups.contains).map(g => s"$g in $t")
     }
@@ -79,19 +81,21 @@ object CompactionTransaction {
    * Writes the empty `T.compaction.inflight`; `T` must be requested, not yet inflight. Returns
    * the execution's heartbeat, which the caller closes when the compaction committed or failed.
    */
-  def start(table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
-      : Heartbeat = locked(table, concurrency) {
-    val writer = new TimelineWriter(table.storage, table.metaPath)
-    expectState(writer, instant, "start", State.Requested)
-    val beat = Heartbeat.start(table.storage, table.metaPath, instant, concurrency.heartbeat)
-    try writer.inflight(instant, Action.Compaction)
-    catch { case NonFatal(e) => beat.close(); throw e }
-    beat
-  }
+  def start(
+      table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Heartbeat =
+    locked(table, concurrency) {
+      val writer = new TimelineWriter(table.storage, table.metaPath)
+      expectState(writer, instant, "start", State.Requested)
+      val beat = Heartbeat.start(table.storage, table.metaPath, instant, concurrency.heartbeat)
+      try writer.inflight(instant, Action.Compaction)
+      catch { case NonFatal(e) => beat.close(); throw e }
+      beat
+    }
 
   /** True when another process is executing compaction `T` now (its heartbeat is live). */
-  def isRunning(table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
-      : Boolean = Heartbeat.isAlive(table.storage, table.metaPath, instant, concurrency.heartbeat)
+  def isRunning(
+      table: HoodieTable, instant: String, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Boolean =
+    Heartbeat.isAlive(table.storage, table.metaPath, instant, concurrency.heartbeat)
 
   /** Where executors record the base files they are about to write for `T` (IOType MERGE or CREATE). */
   def markers(table: HoodieTable, instant: String): Markers = new Markers(table.storage, table.basePath, instant)
@@ -184,8 +188,9 @@ object CompactionTransaction {
       val name = s.fileName.getOrElse("")
       val base = BaseFile.parse(name, 0)
       if (!base.exists(b => b.instant == instant && b.fileId == s.fileId))
-        throw Errors.compactionRejected(instant, s"stat path ${s.path.orNull} is not a base file of file " +
-          s"group ${s.fileId} at instant $instant")
+        throw Errors.compactionRejected(instant,
+          s"stat path ${s.path.orNull} is not a base file of file " +
+            s"group ${s.fileId} at instant $instant")
       if (!groups(FileGroupId(s.partitionPath, s.fileId)))
         throw Errors.compactionRejected(instant, s"file group ${s.partitionPath}/${s.fileId} is not in the plan")
     }
@@ -201,7 +206,8 @@ object CompactionTransaction {
     val written = stats.flatMap(_.path).map(_.stripPrefix("/")).toSet
     markers(table, instant).list().filterNot(m => written(m.dataPath)).foreach { m =>
       if (m.ioType == IOType.Append)
-        throw Errors.compactionRejected(instant, s"marker ${m.markerName} names a log file; compaction writes base files")
+        throw Errors.compactionRejected(instant,
+          s"marker ${m.markerName} names a log file; compaction writes base files")
       table.storage.delete(s"${table.basePath}/${m.dataPath}")
     }
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.restore
 
 import io.pyhudi.errors.Errors
@@ -21,7 +22,8 @@ object InstantRollback {
     val target = instant.getOrElse(latest.timestamp)
     if (target != latest.timestamp) {
       val why = if (timeline.completedWriteTimes(target)) s"the later write ${latest.timestamp} builds on it; " +
-        "restore to a savepoint to go back further" else "it is not a completed write on the active timeline"
+        "restore to a savepoint to go back further"
+      else "it is not a completed write on the active timeline"
       throw Errors.cannotRollBackInstant(target, why)
     }
     check(timeline, latest, "roll it back")
@@ -33,7 +35,8 @@ object InstantRollback {
     if (timeline.savepointedTimes(target.timestamp)) throw Errors.instantSavepointed(target.timestamp, what)
     val pendingAfter = timeline.pendingWrites.filter(_.timestamp > target.timestamp)
     if (pendingAfter.nonEmpty)
-      throw Errors.cannotRollBackInstant(target.timestamp, s"instant(s) ${pendingAfter.mkString(", ")} after " +
-        "it are pending; finish or roll them back first")
+      throw Errors.cannotRollBackInstant(target.timestamp,
+        s"instant(s) ${pendingAfter.mkString(", ")} after " +
+          "it are pending; finish or roll them back first")
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.restore
 
 import io.pyhudi.errors.Errors
@@ -56,8 +57,9 @@ object Restore {
 
   private def finish(table: HoodieTable, writer: TimelineWriter, restoreTime: String, plan: RestorePlan,
       started: Long): Unit = {
-    if (!writer.stateFiles().exists(i => i.timestamp == restoreTime && i.action == Action.Restore &&
-        i.state == State.Inflight))
+    if (!writer.stateFiles().exists(i =>
+        i.timestamp == restoreTime && i.action == Action.Restore &&
+          i.state == State.Inflight))
       writer.inflight(restoreTime, Action.Restore)
     // Rollbacks this restore started and did not finish.
     writer.timeline().instants.filter(i => i.action == Action.Rollback && !i.isCompleted)

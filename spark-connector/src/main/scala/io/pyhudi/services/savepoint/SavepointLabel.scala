@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.savepoint
 
 import scala.util.Try
@@ -37,12 +38,12 @@ object SavepointLabel {
 
   def fromComments(comments: String): SavepointLabel = {
     val parsed = if (!comments.trim.startsWith("{")) None
-      else Try(mapper.readTree(comments)).toOption.collect {
-        case o: ObjectNode if o.has("name") && o.get("name").isTextual =>
-          SavepointLabel(Some(o.get("name").asText),
-            Option(o.get("expiresAt")).filter(_.canConvertToLong).map(_.asLong),
-            Option(o.get("comment")).filter(_.isTextual).map(_.asText))
-      }
+    else Try(mapper.readTree(comments)).toOption.collect {
+      case o: ObjectNode if o.has("name") && o.get("name").isTextual =>
+        SavepointLabel(Some(o.get("name").asText),
+          Option(o.get("expiresAt")).filter(_.canConvertToLong).map(_.asLong),
+          Option(o.get("comment")).filter(_.isTextual).map(_.asText))
+    }
     parsed.getOrElse(SavepointLabel(None, None, Option(comments).filter(_.nonEmpty)))
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.savepoint
 
 import scala.util.control.NonFatal
@@ -33,8 +34,9 @@ object Savepoints {
       : Savepoint = {
     name.foreach { n =>
       if (!SavepointLabel.isValidName(n))
-        throw Errors.cannotSavepoint(instant.getOrElse("(latest)"), s"name '$n' is not a letter followed by up " +
-          "to 127 letters, digits, '.', '_', ':' or '-'")
+        throw Errors.cannotSavepoint(instant.getOrElse("(latest)"),
+          s"name '$n' is not a letter followed by up " +
+            "to 127 letters, digits, '.', '_', ':' or '-'")
     }
     retainDays.foreach { d =>
       if (d <= 0) throw Errors.cannotSavepoint(instant.getOrElse("(latest)"), s"retain days must be positive, not $d")
@@ -43,10 +45,11 @@ object Savepoints {
       val writer = new TimelineWriter(table.storage, table.metaPath)
       val timeline = writer.timeline()
       val target = instant.getOrElse(timeline.latestCompletedWrite.map(_.timestamp).getOrElse(
-        throw Errors.cannotSavepoint("(latest)", "the table has no completed commit")))
+          throw Errors.cannotSavepoint("(latest)", "the table has no completed commit")))
       val write = timeline.completedWrites.find(_.timestamp == target).getOrElse(
-        throw Errors.cannotSavepoint(target, "it is not a completed commit, deltacommit or replacecommit " +
-          "on the active timeline"))
+        throw Errors.cannotSavepoint(target,
+          "it is not a completed commit, deltacommit or replacecommit " +
+            "on the active timeline"))
       if (timeline.savepointedTimes(target)) throw Errors.cannotSavepoint(target, "it is savepointed already")
       val existing = list(table)
       for (n <- name; other <- existing.find(_.name.contains(n))) throw Errors.savepointNameTaken(n, other.instant)

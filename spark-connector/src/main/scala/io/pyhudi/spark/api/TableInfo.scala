@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.api
 
 import scala.jdk.CollectionConverters._
@@ -16,29 +17,29 @@ import io.pyhudi.table.{FileGroupSummary, HoodieTable, TableHistory}
 object TableInfo {
 
   val HistorySchema: StructType = StructType(Seq(
-    StructField("instant", StringType, nullable = false),
-    StructField("action", StringType, nullable = false),
-    StructField("state", StringType, nullable = false),
-    StructField("operation", StringType),
-    StructField("rows_inserted", LongType, nullable = false),
-    StructField("rows_updated", LongType, nullable = false),
-    StructField("rows_deleted", LongType, nullable = false),
-    StructField("files_written", LongType, nullable = false),
-    StructField("bytes_written", LongType, nullable = false),
-    StructField("started_at", TimestampType),
-    StructField("completed_at", TimestampType),
-    StructField("duration_ms", LongType)))
+      StructField("instant", StringType, nullable = false),
+      StructField("action", StringType, nullable = false),
+      StructField("state", StringType, nullable = false),
+      StructField("operation", StringType),
+      StructField("rows_inserted", LongType, nullable = false),
+      StructField("rows_updated", LongType, nullable = false),
+      StructField("rows_deleted", LongType, nullable = false),
+      StructField("files_written", LongType, nullable = false),
+      StructField("bytes_written", LongType, nullable = false),
+      StructField("started_at", TimestampType),
+      StructField("completed_at", TimestampType),
+      StructField("duration_ms", LongType)))
 
   val FileGroupsSchema: StructType = StructType(Seq(
-    StructField("partition", StringType, nullable = false),
-    StructField("file_id", StringType, nullable = false),
-    StructField("slices", IntegerType, nullable = false),
-    StructField("latest_instant", StringType, nullable = false),
-    StructField("base_file", StringType),
-    StructField("base_size", LongType, nullable = false),
-    StructField("log_files", IntegerType, nullable = false),
-    StructField("log_size", LongType, nullable = false),
-    StructField("total_size", LongType, nullable = false)))
+      StructField("partition", StringType, nullable = false),
+      StructField("file_id", StringType, nullable = false),
+      StructField("slices", IntegerType, nullable = false),
+      StructField("latest_instant", StringType, nullable = false),
+      StructField("base_file", StringType),
+      StructField("base_size", LongType, nullable = false),
+      StructField("log_files", IntegerType, nullable = false),
+      StructField("log_size", LongType, nullable = false),
+      StructField("total_size", LongType, nullable = false)))
 
   /** One row per instant of the active timeline, oldest first. */
   def history(spark: SparkSession, path: String, options: java.util.Map[String, String]): DataFrame = {
@@ -60,8 +61,8 @@ object TableInfo {
   }
 
   /** The table's `hoodie.properties` (opening validates the table: a missing path fails here). */
-  def properties(spark: SparkSession, path: String, options: java.util.Map[String, String])
-      : java.util.Map[String, String] = {
+  def properties(
+      spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.Map[String, String] = {
     val table = open(spark, path, options)
     HoodieTable.readProperties(table.storage, table.basePath).asJava
   }

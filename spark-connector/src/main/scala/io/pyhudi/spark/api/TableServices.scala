@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.api
 
 import scala.jdk.CollectionConverters._
@@ -45,14 +46,15 @@ object TableServices {
   }
 
   /** Executes every pending compaction; returns their instants. */
-  def runPendingCompactions(spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.List[String] = {
+  def runPendingCompactions(
+      spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.List[String] = {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
     Compactor.runPending(spark, table, opts).asJava
   }
 
-  private def open(spark: SparkSession, path: String, options: java.util.Map[String, String])
-      : (HoodieTable, ConcurrencyConfig) = {
+  private def open(
+      spark: SparkSession, path: String, options: java.util.Map[String, String]): (HoodieTable, ConcurrencyConfig) = {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     (HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts)), ConcurrencyConfig.from(opts))
   }

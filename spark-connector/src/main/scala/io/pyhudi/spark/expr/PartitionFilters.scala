@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.expr
 
 import java.time.LocalDate
@@ -104,15 +105,15 @@ final class PartitionFilters(config: TableConfig, schema: StructType, filters: S
       case StringEndsWith(c, s) => value(c).map(_.exists(_.toString.endsWith(s)))
       case StringContains(c, s) => value(c).map(_.exists(_.toString.contains(s)))
       case And(l, r) => (eval(l, values), eval(r, values)) match {
-        case (Some(false), _) | (_, Some(false)) => Some(false)
-        case (Some(true), Some(true)) => Some(true)
-        case _ => None
-      }
+          case (Some(false), _) | (_, Some(false)) => Some(false)
+          case (Some(true), Some(true)) => Some(true)
+          case _ => None
+        }
       case Or(l, r) => (eval(l, values), eval(r, values)) match {
-        case (Some(true), _) | (_, Some(true)) => Some(true)
-        case (Some(false), Some(false)) => Some(false)
-        case _ => None
-      }
+          case (Some(true), _) | (_, Some(true)) => Some(true)
+          case (Some(false), Some(false)) => Some(false)
+          case _ => None
+        }
       case Not(child) => eval(child, values).map(!_)
       case _ => None
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.services
 
 import org.apache.spark.sql.SparkSession
@@ -64,7 +65,8 @@ object Compactor {
       options: Map[String, String]): Unit = {
     val concurrency = ConcurrencyConfig.from(options)
     val heartbeat = CompactionTransaction.start(table, instant, concurrency)
-    try run(spark, table, instant, plan, options, concurrency) finally heartbeat.close()
+    try run(spark, table, instant, plan, options, concurrency)
+    finally heartbeat.close()
   }
 
   private def run(spark: SparkSession, table: HoodieTable, instant: String, plan: CompactionPlan,
@@ -87,16 +89,19 @@ object Compactor {
         WriteConfig.ParquetBlockSize.from(options).get, WriteConfig.ParquetPageSize.from(options).get),
       _ => Iterator.empty, config.name)
     val reader = ParquetReaderShim.buildReader(spark, tableSchema, tableSchema, Nil, returningBatch = false, hadoopConf)
-    val slices: Seq[FileSlice] = plan.operations.getOrElse(Nil).map(op => CompactionOperations.toFileSlice(table, instant, op))
+    val slices: Seq[FileSlice] =
+      plan.operations.getOrElse(Nil).map(op => CompactionOperations.toFileSlice(table, instant, op))
     val results = spark.sparkContext.parallelize(slices, math.max(1, slices.size)).map { slice =>
       val storage = new Storage(conf.value)
-      val base = () => slice.baseFile.map(b =>
-        reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))).getOrElse(Iterator.empty)
+      val base = () =>
+        slice.baseFile.map(b =>
+          reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))).getOrElse(Iterator.empty)
       val merged = new FileSliceReader(storage, readCtx, base, bytes => ParquetReaderShim.readBytes(reader, bytes))
       slice -> new CompactHandle(writeCtx, slice, WriteExecution.writeToken()).write(merged.read(slice))
     }.collect().toSeq
     val stats = results.map { case (slice, r) =>
-      val output = BaseFile.parse(writeCtx.absolutePath(r.partitionPath, r.relativePath.split('/').last), r.fileSize).get
+      val output =
+        BaseFile.parse(writeCtx.absolutePath(r.partitionPath, r.relativePath.split('/').last), r.fileSize).get
       WriteStats.compacted(table.basePath, slice, output, CompactionCounts(numWrites = r.numWrites))
     }
     val data = org.apache.spark.sql.types.StructType(tableSchema.fields.filterNot(f => MetaFields.isMeta(f.name)))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.shims
 
 import java.util.Locale
@@ -120,9 +121,11 @@ object ParquetWriterShim {
       p.getFileSystem(conf.value).getFileStatus(p).getLen
     }
     override def abort(): Unit = {
-      try writer.close() catch { case _: Exception => () }
+      try writer.close()
+      catch { case _: Exception => () }
       val p = new Path(path)
-      try p.getFileSystem(conf.value).delete(p, false) catch { case _: Exception => () }
+      try p.getFileSystem(conf.value).delete(p, false)
+      catch { case _: Exception => () }
     }
   }
 }

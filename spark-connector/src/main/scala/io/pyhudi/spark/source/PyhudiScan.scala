@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.source
 
 import java.util.OptionalLong
@@ -45,7 +46,8 @@ final class PyhudiScan(
   /** What log-free slices read: requested columns plus the commit time for incremental. */
   private val baseSchema: StructType = {
     val extra = if (spec.isIncremental && !required.fieldNames.contains(MetaFields.CommitTime))
-      tableSchema.find(_.name == MetaFields.CommitTime).toSeq else Nil
+      tableSchema.find(_.name == MetaFields.CommitTime).toSeq
+    else Nil
     StructType(required.fields ++ extra)
   }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.write
 
 import java.util.UUID
@@ -19,8 +20,16 @@ import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
 import io.pyhudi.table.{HoodieTable, TableCreator, TableType}
 import io.pyhudi.transaction.ConcurrencyConfig
-import io.pyhudi.write.{BulkInsertSortMode, Location, NewTable, ReplaceScope, WritePath, WritePreconditions, WriteRecord,
-  WriteSpec}
+import io.pyhudi.write.{
+  BulkInsertSortMode,
+  Location,
+  NewTable,
+  ReplaceScope,
+  WritePath,
+  WritePreconditions,
+  WriteRecord,
+  WriteSpec
+}
 import io.pyhudi.write.commit.{Commits, WriteStats, WriteTransaction}
 import io.pyhudi.write.handle.{HandleContext, HandleResult}
 import io.pyhudi.write.plan.{AppendTarget, BucketRouting, TableFiles, Tagging, WritePlan, WritePlanner}
@@ -57,26 +66,26 @@ object HoodieSparkWriter {
       TableCreator.create(storage, basePath, NewTable.properties(spec, tableData, effective))
       HoodieTable.open(basePath, conf)
     }
-    val written = try {
-      val concurrency = ConcurrencyConfig.from(effective)
-      val recovered = WriteTransaction.rollbackFailedWrites(table, concurrency) match {
-        case Nil => table
-        case _ => table.reload()
+    val written =
+      try {
+        val concurrency = ConcurrencyConfig.from(effective)
+        val recovered = WriteTransaction.rollbackFailedWrites(table, concurrency) match {
+          case Nil => table
+          case _ => table.reload()
+        }
+        // A second writer stops here, before any work, while the first one's heartbeat is live.
+        WriteTransaction.requireNoLiveWriters(recovered, concurrency)
+        // Logs are always written against a completed slice: finish scheduled compactions first.
+        val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
+        run(spark, ready, spec, df, tableData, conf, concurrency)
+        ready
+      } catch {
+        case e: Throwable if created && !othersWrote(table, ConcurrencyConfig.from(effective)) =>
+          // A first write that fails leaves no table behind.
+          if (!pathExisted) storage.delete(basePath, recursive = true)
+          else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
+          throw e
       }
-      // A second writer stops here, before any work, while the first one's heartbeat is live.
-      WriteTransaction.requireNoLiveWriters(recovered, concurrency)
-      // Logs are always written against a completed slice: finish scheduled compactions first.
-      val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
-      run(spark, ready, spec, df, tableData, conf, concurrency)
-      ready
-    }
-    catch {
-      case e: Throwable if created && !othersWrote(table, ConcurrencyConfig.from(effective)) =>
-        // A first write that fails leaves no table behind.
-        if (!pathExisted) storage.delete(basePath, recursive = true)
-        else storage.delete(s"$basePath/${HoodieTable.MetaFolder}", recursive = true)
-        throw e
-    }
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
     // hoodie.clean.automatic: clean after the commit (and any inline compaction), as Hudi does.
     // The write is committed by now: a clean that fails is left for the next one to finish.
@@ -99,8 +108,8 @@ object HoodieSparkWriter {
     try {
       val now = table.reload().timeline
       now.completedWrites.nonEmpty ||
-        io.pyhudi.transaction.ConcurrentChanges.liveWriters(table.storage, table.metaPath, now,
-          concurrency.heartbeat).nonEmpty
+      io.pyhudi.transaction.ConcurrentChanges.liveWriters(table.storage, table.metaPath, now,
+        concurrency.heartbeat).nonEmpty
     } catch { case scala.util.control.NonFatal(_) => true } // unsure: keep the table
 
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
@@ -150,7 +159,7 @@ object HoodieSparkWriter {
           val old = scope match {
             case ReplaceScope.Table => TableFiles.load(table, None, toReplace = true)
             case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq),
-              toReplace = true)
+                toReplace = true)
           }
           val (tagged, plan, inserts) =
             if (bucketed) {
@@ -167,7 +176,8 @@ object HoodieSparkWriter {
         case WritePath.Buckets(appendsLogs) =>
           val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
-          val appends = if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
+          val appends =
+            if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
 
         case WritePath.Indexed(lookup, packsSmallFiles, allPartitions, appendsLogs) =>
@@ -176,7 +186,8 @@ object HoodieSparkWriter {
           val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
             returningBatch = false, hadoopConf)
           val tagged = (if (!lookup) records.map(r => (r, Option.empty[Location]))
-            else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)).persist(StorageLevel.MEMORY_AND_DISK)
+                        else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)).persist(
+            StorageLevel.MEMORY_AND_DISK)
           cached += tagged
           val found = tagging(tagged)
           val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
@@ -184,7 +195,8 @@ object HoodieSparkWriter {
           val plan = planInserts(found.inserts, found.updated.map(l => l -> bases(l)).toMap, small, spec, table,
             useSmallFiles = packsSmallFiles)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), found.inserts))
-          val appends = if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
+          val appends =
+            if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
       }
       commit(txn, results, schemaJson, replacedIds)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.write
 
 import org.apache.hadoop.conf.Configuration
@@ -48,7 +49,8 @@ object TableSchemas {
   }
 
   /** Reads a stored base file in the full table schema (columns it lacks read as null). */
-  def baseReader(spark: SparkSession, tableSchema: StructType, conf: Configuration): BaseFile => Iterator[InternalRow] = {
+  def baseReader(
+      spark: SparkSession, tableSchema: StructType, conf: Configuration): BaseFile => Iterator[InternalRow] = {
     val reader = ParquetReaderShim.buildReader(spark, tableSchema, tableSchema, Nil, returningBatch = false, conf)
     (b: BaseFile) => reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import java.io.ByteArrayOutputStream
@@ -35,12 +36,14 @@ private[avro] object AvroContainer {
   def read(bytes: Array[Byte], schema: Schema, what: String): GenericRecord = {
     val reader =
       try new DataFileReader[GenericRecord](new SeekableByteArrayInput(bytes),
-        new GenericDatumReader[GenericRecord](null, schema))
+          new GenericDatumReader[GenericRecord](null, schema))
       catch { case NonFatal(e) => throw Errors.corruptFile(what, s"not an Avro container file (${e.getMessage})", e) }
     try {
       if (!reader.hasNext) throw Errors.corruptFile(what, "the Avro container holds no record")
       try reader.next()
-      catch { case NonFatal(e) => throw Errors.corruptFile(what, s"cannot decode ${schema.getName}: ${e.getMessage}", e) }
+      catch {
+        case NonFatal(e) => throw Errors.corruptFile(what, s"cannot decode ${schema.getName}: ${e.getMessage}", e)
+      }
     } finally reader.close()
   }
 

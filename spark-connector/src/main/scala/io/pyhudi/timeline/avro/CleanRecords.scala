@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.Schema
@@ -33,16 +34,18 @@ final case class CleanerPlan(
     val instantSchema = s.getField("earliestInstantToRetain").schema().getTypes.get(1)
     val fileSchema = s.getField("filePathsToBeDeletedPerPartition").schema().getTypes.get(1)
       .getValueType.getElementType
-    write(s, record(s,
-      "earliestInstantToRetain" -> nullable(earliestInstantToRetain.map(_.toAvro(instantSchema))),
-      "policy" -> policy,
-      "filesToBeDeletedPerPartition" -> null,
-      "version" -> nullable(version.map(Int.box)),
-      "filePathsToBeDeletedPerPartition" -> map(filePathsToBeDeletedPerPartition.toSeq.sortBy(_._1).map {
-        case (p, files) => p -> list(files.map(f => record(fileSchema,
-          "filePath" -> f.filePath, "isBootstrapBaseFile" -> Boolean.box(f.isBootstrapBaseFile))))
-      }.toMap),
-      "partitionsToBeDeleted" -> nullable(partitionsToBeDeleted.map(list(_)))))
+    write(s,
+      record(s,
+        "earliestInstantToRetain" -> nullable(earliestInstantToRetain.map(_.toAvro(instantSchema))),
+        "policy" -> policy,
+        "filesToBeDeletedPerPartition" -> null,
+        "version" -> nullable(version.map(Int.box)),
+        "filePathsToBeDeletedPerPartition" -> map(filePathsToBeDeletedPerPartition.toSeq.sortBy(_._1).map {
+          case (p, files) => p -> list(files.map(f =>
+                record(fileSchema,
+                  "filePath" -> f.filePath, "isBootstrapBaseFile" -> Boolean.box(f.isBootstrapBaseFile))))
+        }.toMap),
+        "partitionsToBeDeleted" -> nullable(partitionsToBeDeleted.map(list(_)))))
   }
 }
 
@@ -90,24 +93,25 @@ final case class CleanMetadata(
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.CleanMetadata
     val partitionSchema = s.getField("partitionMetadata").schema().getValueType
-    write(s, record(s,
-      "policy" -> policy,
-      "startCleanTime" -> startCleanTime,
-      "timeTakenInMillis" -> timeTakenInMillis,
-      "totalFilesDeleted" -> totalFilesDeleted,
-      "earliestCommitToRetain" -> earliestCommitToRetain,
-      "lastCompletedCommitTimestamp" -> lastCompletedCommitTimestamp,
-      "partitionMetadata" -> map(partitionMetadata.toSeq.sortBy(_._1).map { case (k, p) =>
-        k -> record(partitionSchema,
-          "partitionPath" -> p.partitionPath,
-          "policy" -> p.policy,
-          "deletePathPatterns" -> list(p.deletePathPatterns),
-          "successDeleteFiles" -> list(p.successDeleteFiles),
-          "failedDeleteFiles" -> list(p.failedDeleteFiles),
-          "isPartitionDeleted" -> nullable(p.isPartitionDeleted.map(Boolean.box)))
-      }.toMap),
-      "version" -> nullable(version.map(Int.box)),
-      "bootstrapPartitionMetadata" -> null))
+    write(s,
+      record(s,
+        "policy" -> policy,
+        "startCleanTime" -> startCleanTime,
+        "timeTakenInMillis" -> timeTakenInMillis,
+        "totalFilesDeleted" -> totalFilesDeleted,
+        "earliestCommitToRetain" -> earliestCommitToRetain,
+        "lastCompletedCommitTimestamp" -> lastCompletedCommitTimestamp,
+        "partitionMetadata" -> map(partitionMetadata.toSeq.sortBy(_._1).map { case (k, p) =>
+          k -> record(partitionSchema,
+            "partitionPath" -> p.partitionPath,
+            "policy" -> p.policy,
+            "deletePathPatterns" -> list(p.deletePathPatterns),
+            "successDeleteFiles" -> list(p.successDeleteFiles),
+            "failedDeleteFiles" -> list(p.failedDeleteFiles),
+            "isPartitionDeleted" -> nullable(p.isPartitionDeleted.map(Boolean.box)))
+        }.toMap),
+        "version" -> nullable(version.map(Int.box)),
+        "bootstrapPartitionMetadata" -> null))
   }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.generic.GenericRecord
@@ -26,19 +27,21 @@ final case class CompactionPlan(
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.CompactionPlan
     val opSchema = s.getField("operations").schema().getTypes.get(1).getElementType
-    write(s, record(s,
-      "operations" -> nullable(operations.map(ops => list(ops.map { o =>
-        record(opSchema,
-          "baseInstantTime" -> nullable(o.baseInstantTime),
-          "deltaFilePaths" -> nullable(o.deltaFilePaths.map(list(_))),
-          "dataFilePath" -> nullable(o.dataFilePath),
-          "fileId" -> nullable(o.fileId),
-          "partitionPath" -> nullable(o.partitionPath),
-          "metrics" -> nullable(o.metrics.map(m => map(m.map { case (k, v) => k -> Double.box(v) }))),
-          "bootstrapFilePath" -> nullable(o.bootstrapFilePath))
-      }))),
-      "extraMetadata" -> nullable(extraMetadata.map(map(_))),
-      "version" -> nullable(version.map(Int.box))))
+    write(s,
+      record(s,
+        "operations" -> nullable(operations.map(ops =>
+            list(ops.map { o =>
+                record(opSchema,
+                  "baseInstantTime" -> nullable(o.baseInstantTime),
+                  "deltaFilePaths" -> nullable(o.deltaFilePaths.map(list(_))),
+                  "dataFilePath" -> nullable(o.dataFilePath),
+                  "fileId" -> nullable(o.fileId),
+                  "partitionPath" -> nullable(o.partitionPath),
+                  "metrics" -> nullable(o.metrics.map(m => map(m.map { case (k, v) => k -> Double.box(v) }))),
+                  "bootstrapFilePath" -> nullable(o.bootstrapFilePath))
+              }))),
+        "extraMetadata" -> nullable(extraMetadata.map(map(_))),
+        "version" -> nullable(version.map(Int.box))))
   }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.generic.GenericRecord
@@ -17,11 +18,12 @@ final case class RequestedReplaceMetadata(
 
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.RequestedReplaceMetadata
-    write(s, record(s,
-      "operationType" -> nullable(operationType),
-      "clusteringPlan" -> nullable(clusteringPlan),
-      "extraMetadata" -> nullable(extraMetadata.map(map(_))),
-      "version" -> nullable(version.map(Int.box))))
+    write(s,
+      record(s,
+        "operationType" -> nullable(operationType),
+        "clusteringPlan" -> nullable(clusteringPlan),
+        "extraMetadata" -> nullable(extraMetadata.map(map(_))),
+        "version" -> nullable(version.map(Int.box))))
   }
 }
 

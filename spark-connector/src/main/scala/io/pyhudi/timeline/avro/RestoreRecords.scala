@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.generic.GenericRecord
@@ -16,10 +17,11 @@ final case class RestorePlan(
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.RestorePlan
     val instantSchema = s.getField("instantsToRollback").schema().getElementType
-    write(s, record(s,
-      "instantsToRollback" -> list(instantsToRollback.map(_.toAvro(instantSchema))),
-      "version" -> nullable(version.map(Int.box)),
-      "savepointToRestoreTimestamp" -> nullable(savepointToRestoreTimestamp)))
+    write(s,
+      record(s,
+        "instantsToRollback" -> list(instantsToRollback.map(_.toAvro(instantSchema))),
+        "version" -> nullable(version.map(Int.box)),
+        "savepointToRestoreTimestamp" -> nullable(savepointToRestoreTimestamp)))
   }
 }
 
@@ -46,14 +48,15 @@ final case class RestoreMetadata(
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.RestoreMetadata
     val instantSchema = s.getField("restoreInstantInfo").schema().getElementType
-    write(s, record(s,
-      "startRestoreTime" -> startRestoreTime,
-      "timeTakenInMillis" -> timeTakenInMillis,
-      "instantsToRollback" -> list(instantsToRollback),
-      "hoodieRestoreMetadata" -> map(rollbacks.map { case (t, ms) => t -> list(ms.map(_.toRecord)) }),
-      "version" -> nullable(version.map(Int.box)),
-      "restoreInstantInfo" -> list(restoreInstantInfo.map(_.toAvro(instantSchema))),
-      "extraMetadata" -> null))
+    write(s,
+      record(s,
+        "startRestoreTime" -> startRestoreTime,
+        "timeTakenInMillis" -> timeTakenInMillis,
+        "instantsToRollback" -> list(instantsToRollback),
+        "hoodieRestoreMetadata" -> map(rollbacks.map { case (t, ms) => t -> list(ms.map(_.toRecord)) }),
+        "version" -> nullable(version.map(Int.box)),
+        "restoreInstantInfo" -> list(restoreInstantInfo.map(_.toAvro(instantSchema))),
+        "extraMetadata" -> null))
   }
 }
 

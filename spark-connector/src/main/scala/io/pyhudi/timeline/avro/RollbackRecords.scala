@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.Schema
@@ -12,7 +13,8 @@ final case class InstantInfo(commitTime: String, action: String) {
 }
 
 object InstantInfo {
-  private[avro] def fromAvro(r: GenericRecord): InstantInfo = InstantInfo(str(r, "commitTime").getOrElse(""), str(r, "action").getOrElse(""))
+  private[avro] def fromAvro(r: GenericRecord): InstantInfo =
+    InstantInfo(str(r, "commitTime").getOrElse(""), str(r, "action").getOrElse(""))
 }
 
 /**
@@ -39,17 +41,19 @@ final case class RollbackPlan(
     val s = TimelineSchemas.RollbackPlan
     val requestSchema = s.getField("RollbackRequests").schema().getTypes.get(1).getElementType
     val instantSchema = s.getField("instantToRollback").schema().getTypes.get(1)
-    write(s, record(s,
-      "instantToRollback" -> nullable(instantToRollback.map(_.toAvro(instantSchema))),
-      "RollbackRequests" -> nullable(rollbackRequests.map(rs => list(rs.map { q =>
-        record(requestSchema,
-          "partitionPath" -> q.partitionPath,
-          "fileId" -> nullable(q.fileId),
-          "latestBaseInstant" -> nullable(q.latestBaseInstant),
-          "filesToBeDeleted" -> list(q.filesToBeDeleted),
-          "logBlocksToBeDeleted" -> nullable(q.logBlocksToBeDeleted.map(longMap)))
-      }))),
-      "version" -> nullable(version.map(Int.box))))
+    write(s,
+      record(s,
+        "instantToRollback" -> nullable(instantToRollback.map(_.toAvro(instantSchema))),
+        "RollbackRequests" -> nullable(rollbackRequests.map(rs =>
+            list(rs.map { q =>
+                record(requestSchema,
+                  "partitionPath" -> q.partitionPath,
+                  "fileId" -> nullable(q.fileId),
+                  "latestBaseInstant" -> nullable(q.latestBaseInstant),
+                  "filesToBeDeleted" -> list(q.filesToBeDeleted),
+                  "logBlocksToBeDeleted" -> nullable(q.logBlocksToBeDeleted.map(longMap)))
+              }))),
+        "version" -> nullable(version.map(Int.box))))
   }
 }
 

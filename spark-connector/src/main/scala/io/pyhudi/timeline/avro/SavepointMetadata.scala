@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import org.apache.avro.generic.GenericRecord
@@ -19,14 +20,15 @@ final case class SavepointMetadata(
   def toBytes: Array[Byte] = {
     val s = TimelineSchemas.SavepointMetadata
     val partitionSchema = s.getField("partitionMetadata").schema().getValueType
-    write(s, record(s,
-      "savepointedBy" -> savepointedBy,
-      "savepointedAt" -> savepointedAt,
-      "comments" -> comments,
-      "partitionMetadata" -> map(partitionMetadata.map { case (p, files) =>
-        p -> record(partitionSchema, "partitionPath" -> p, "savepointDataFile" -> list(files))
-      }),
-      "version" -> nullable(version.map(Int.box))))
+    write(s,
+      record(s,
+        "savepointedBy" -> savepointedBy,
+        "savepointedAt" -> savepointedAt,
+        "comments" -> comments,
+        "partitionMetadata" -> map(partitionMetadata.map { case (p, files) =>
+          p -> record(partitionSchema, "partitionPath" -> p, "savepointDataFile" -> list(files))
+        }),
+        "version" -> nullable(version.map(Int.box))))
   }
 
   def fileCount: Int = partitionMetadata.values.map(_.size).sum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import scala.util.control.NonFatal
@@ -40,5 +41,7 @@ object CommitStep {
   }
 
   /** After the commit point nothing may fail the action; leftover markers are harmless (§7). */
-  def cleanUp(markers: Markers): Unit = try markers.deleteAll() catch { case NonFatal(_) => () }
+  def cleanUp(markers: Markers): Unit =
+    try markers.deleteAll()
+    catch { case NonFatal(_) => () }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import java.nio.charset.StandardCharsets.UTF_8
@@ -10,10 +11,13 @@ sealed abstract class IOType(val name: String) {
 }
 
 object IOType {
+
   /** A new base file (new file group). */
   case object Create extends IOType("CREATE")
+
   /** A new base file version merged from an older one. */
   case object Merge extends IOType("MERGE")
+
   /** A log file appended to (table version 6 names the log file itself). */
   case object Append extends IOType("APPEND")
 

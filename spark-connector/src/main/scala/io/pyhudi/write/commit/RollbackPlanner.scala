@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import scala.util.Using
@@ -40,8 +41,9 @@ private[commit] object RollbackPlanner {
     val appendedPaths = table.reload().commitMetadata(target).writeStats.flatMap(_.path).map(_.stripPrefix("/")).toSet
     val appended = listing.flatMap { case (partition, files) =>
       files.flatMap(f => LogFile.parse(f.path, f.size))
-        .filter(l => l.baseInstant != target.timestamp &&
-          appendedPaths(if (partition.isEmpty) l.name else s"$partition/${l.name}"))
+        .filter(l =>
+          l.baseInstant != target.timestamp &&
+            appendedPaths(if (partition.isEmpty) l.name else s"$partition/${l.name}"))
         .map(partition -> _)
     }
     RollbackPlan(Some(InstantInfo(target.timestamp, target.action)), Some(deletes ++ logRequests(appended)))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import io.pyhudi.filegroup.{BaseFile, FileSlice}
@@ -31,7 +32,7 @@ object WriteStats {
     fileSizeInBytes = r.fileSize,
     logVersion = r.logVersion,
     runtimeStats = Some(RuntimeStats(0L, if (r.prevCommit.isDefined) r.timeMillis else 0L,
-      if (r.prevCommit.isEmpty) r.timeMillis else 0L)))
+        if (r.prevCommit.isEmpty) r.timeMillis else 0L)))
 
   /**
    * The base file compaction wrote for one slice: `prevCommit` is the slice's base instant,
@@ -61,7 +62,7 @@ object WriteStats {
       totalCorruptLogBlock = counts.totalCorruptLogBlock,
       totalRollbackBlocks = counts.totalRollbackBlocks,
       runtimeStats = Some(RuntimeStats(totalScanTime = counts.scanTimeMillis,
-        totalUpsertTime = counts.writeTimeMillis)))
+          totalUpsertTime = counts.writeTimeMillis)))
 
   /** Workload profile: the rows a partition sends to new file groups (`fileId` "", no path). */
   def plannedInserts(partitionPath: String, rows: Long): WriteStat =

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import scala.util.Using
@@ -7,7 +8,16 @@ import io.pyhudi.config.WriteConfig
 import io.pyhudi.errors.{CommitStateUnknownException, Errors, InstantConflictException, PyhudiException}
 import io.pyhudi.logfile.{CorruptBlock, LogFormatReader}
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, Timeline, TimelineWriter, WriteStat}
+import io.pyhudi.timeline.{
+  Action,
+  CommitMetadata,
+  Instant,
+  InstantTimeGenerator,
+  State,
+  Timeline,
+  TimelineWriter,
+  WriteStat
+}
 import io.pyhudi.timeline.avro.RequestedReplaceMetadata
 import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
 
@@ -68,8 +78,9 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       val newer = now.instants.map(_.timestamp).filter(_ >= instantTime).distinct
       // Another writer chose a later instant time and started first.
       if (newer.nonEmpty)
-        throw Errors.writeConflict(instantTime, s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
-          "after this instant was chosen")
+        throw Errors.writeConflict(instantTime,
+          s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
+            "after this instant was chosen")
       checkNoConflicts(now)
       val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
       if (live.nonEmpty)
@@ -102,8 +113,9 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       replacedFileIds: Map[String, Seq[String]] = Map.empty): Unit = {
     expect("commit", "started")
     if (!extraMetadata.get("schema").exists(_.trim.nonEmpty))
-      throw Errors.commitFailed(instantTime, "extraMetadata has no 'schema' (the writer's Avro schema), " +
-        "which readers need from the newest commit")
+      throw Errors.commitFailed(instantTime,
+        "extraMetadata has no 'schema' (the writer's Avro schema), " +
+          "which readers need from the newest commit")
     if (replacedFileIds.nonEmpty && action != Action.ReplaceCommit)
       throw Errors.commitFailed(instantTime, s"a $action cannot replace file groups; use a replacecommit")
     try reconcile(stats)
@@ -116,9 +128,10 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     locked {
       val now = timeline.timeline()
       if (!now.instants.exists(i => i.timestamp == instantTime && i.state == State.Inflight))
-        throw Errors.writeConflict(instantTime, "its inflight instant is gone: another writer judged this write " +
-          s"dead (no heartbeat within ${WriteConfig.HeartbeatInterval.key} x ${WriteConfig.HeartbeatTolerableMisses.key}) " +
-          "and rolled it back")
+        throw Errors.writeConflict(instantTime,
+          "its inflight instant is gone: another writer judged this write " +
+            s"dead (no heartbeat within ${WriteConfig.HeartbeatInterval.key} x ${WriteConfig.HeartbeatTolerableMisses.key}) " +
+            "and rolled it back")
       checkNoConflicts(now)
       try CommitStep.publish(table.storage, timeline, instantTime, action, metadata.toJson)
       catch {
@@ -168,9 +181,10 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
   private def checkNoConflicts(now: Timeline): Unit = {
     val changed = ConcurrentChanges.since(basedOn, now, Some(instantTime))
     if (changed.nonEmpty)
-      throw Errors.writeConflict(instantTime, s"instant(s) ${ConcurrentChanges.describe(changed)} appeared or " +
-        "advanced on the timeline after this write read it, so its plan (index lookup, file groups to " +
-        "merge into, log files to append to) may be stale")
+      throw Errors.writeConflict(instantTime,
+        s"instant(s) ${ConcurrentChanges.describe(changed)} appeared or " +
+          "advanced on the timeline after this write read it, so its plan (index lookup, file groups to " +
+          "merge into, log files to append to) may be stale")
   }
 
   private def stopHeartbeat(): Unit = { heartbeat.foreach(_.close()); heartbeat = None }
@@ -183,8 +197,9 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
         case IOType.Create | IOType.Merge => table.storage.delete(path)
         case IOType.Append if table.storage.exists(path) =>
           if (createdByThisInstant(path)) table.storage.delete(path)
-          else throw Errors.commitFailed(instantTime, s"log file $path holds blocks of this instant from a " +
-            "failed task attempt and blocks of earlier instants, so it cannot be deleted")
+          else throw Errors.commitFailed(instantTime,
+            s"log file $path holds blocks of this instant from a " +
+              "failed task attempt and blocks of earlier instants, so it cannot be deleted")
         case IOType.Append => ()
       }
     }
@@ -210,8 +225,8 @@ object WriteTransaction {
    * Pending compactions are left alone: they are re-executed, not rolled back. Returns the
    * instant times rolled back.
    */
-  def rollbackFailedWrites(table: HoodieTable, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default)
-      : Seq[String] = {
+  def rollbackFailedWrites(
+      table: HoodieTable, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Seq[String] = {
     val timeline = new TimelineWriter(table.storage, table.metaPath)
     TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
       val resumed = timeline.timeline().instants

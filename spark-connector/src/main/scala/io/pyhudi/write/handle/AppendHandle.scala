@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
 import scala.collection.mutable
@@ -77,9 +78,10 @@ final class AppendHandle(
     val results = mutable.ArrayBuffer.empty[HandleResult]
     var version = nextLogVersion
     def writeFile(chunk: Seq[(org.apache.avro.generic.GenericRecord, String)], dels: Seq[WriteRecord]): Unit = {
-      val blocks = (if (chunk.isEmpty) None
-        else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, ctx.logSchema, chunk.map(_._1)))).toSeq ++
-        deleteBlock(dels)
+      val blocks =
+        (if (chunk.isEmpty) None
+         else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, ctx.logSchema, chunk.map(_._1)))).toSeq ++
+          deleteBlock(dels)
       val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
       val bytes = LogBlockWriter.encodeFile(blocks)
       new Markers(storage, ctx.basePath, ctx.instantTime).create(partitionPath, name, IOType.Append)
@@ -97,7 +99,7 @@ final class AppendHandle(
     val buffer = mutable.Queue.empty[(org.apache.avro.generic.GenericRecord, String)]
     buffer ++= records.take(1000)
     val perRecord = if (buffer.isEmpty) 1L
-      else math.max(1L, LogBlockWriter.avroContent(ctx.logSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
+    else math.max(1L, LogBlockWriter.avroContent(ctx.logSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
     val chunkSize = math.max(1L, math.min(Int.MaxValue.toLong, ctx.maxLogFileSize / perRecord)).toInt
     while (buffer.nonEmpty || records.hasNext) {
       while (buffer.size < chunkSize && records.hasNext) buffer += records.next()
@@ -111,5 +113,5 @@ final class AppendHandle(
   private def deleteBlock(deletes: Seq[WriteRecord]): Option[LogBlock] =
     if (deletes.isEmpty) None
     else Some(LogBlockWriter.deleteBlock(ctx.instantTime, ctx.logSchema,
-      deletes.map(r => DeleteRecord(r.key, Some(partitionPath), None))))
+        deletes.map(r => DeleteRecord(r.key, Some(partitionPath), None))))
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
 import scala.collection.mutable.ArrayBuffer
@@ -33,7 +34,8 @@ final class CreateHandle(
     else {
       val dash = fileId.lastIndexOf('-')
       val (prefix, n) = if (dash > 0 && fileId.substring(dash + 1).forall(_.isDigit))
-        (fileId.substring(0, dash), fileId.substring(dash + 1).toInt) else (fileId, 0)
+        (fileId.substring(0, dash), fileId.substring(dash + 1).toInt)
+      else (fileId, 0)
       s"$prefix-${n + results.size + 1}"
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
 import org.apache.avro.Schema
@@ -57,5 +58,5 @@ final case class HandleContext(
   /** The five meta values of a record this instant writes. */
   def metaRow(seqNo: String, key: String, partitionPath: String, fileName: String): InternalRow =
     new GenericInternalRow(Array[Any](UTF8String.fromString(instantTime), UTF8String.fromString(seqNo),
-      UTF8String.fromString(key), UTF8String.fromString(partitionPath), UTF8String.fromString(fileName)))
+        UTF8String.fromString(key), UTF8String.fromString(partitionPath), UTF8String.fromString(fileName)))
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
 import scala.collection.mutable
@@ -39,8 +40,9 @@ final class MergeHandle(
       var seq = 0L
       var updates, deletes = 0L
       def writeNew(r: WriteRecord): Unit = {
-        file.write(r.key, joined(ctx.metaRow(s"${ctx.instantTime}_${taskPartition}_$seq", r.key,
-          partitionPath, file.fileName), r.row))
+        file.write(r.key,
+          joined(ctx.metaRow(s"${ctx.instantTime}_${taskPartition}_$seq", r.key,
+              partitionPath, file.fileName), r.row))
         seq += 1
       }
       ctx.readBase(base).foreach { stored =>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.plan
 
 import scala.collection.mutable
@@ -35,9 +36,9 @@ object WritePlanner {
     val byLocation = mutable.LinkedHashMap.empty[Location, Int]
     def bucketOf(loc: Location, base: Option[BaseFile]): Int =
       byLocation.getOrElseUpdate(loc, {
-        buckets += Bucket(buckets.size, loc.partitionPath, loc.fileId, base)
-        buckets.size - 1
-      })
+          buckets += Bucket(buckets.size, loc.partitionPath, loc.fileId, base)
+          buckets.size - 1
+        })
     updates.toSeq.sortBy { case (l, _) => (l.partitionPath, l.fileId) }
       .foreach { case (loc, base) => bucketOf(loc, Some(base)) }
     val updateBuckets = byLocation.toMap
@@ -45,7 +46,8 @@ object WritePlanner {
     val insertTargets = inserts.toSeq.sortBy(_._1).filter(_._2 > 0).map { case (partition, count) =>
       var left = count
       val shares = mutable.ArrayBuffer.empty[(Int, Long)]
-      val small = if (!useSmallFiles) Nil else latestBases.getOrElse(partition, Nil)
+      val small = if (!useSmallFiles) Nil
+      else latestBases.getOrElse(partition, Nil)
         .filter(_.size < sizing.smallFileLimit).sortBy(_.size)
       small.foreach { b =>
         val room = (sizing.maxFileSize - b.size) / math.max(1L, sizing.avgRecordSize)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index.bloom
 
 import java.io.File
@@ -67,7 +68,7 @@ class BaseFileFooterCorpusSuite extends AnyFunSuite {
 
       val fresh = bloom.typeCode match {
         case "DYNAMIC_V0" => BloomFilter.dynamic(BloomFilter.DefaultNumEntries, BloomFilter.DefaultFpp,
-          BloomFilter.DefaultMaxEntries)
+            BloomFilter.DefaultMaxEntries)
         case _ => BloomFilter.simple(BloomFilter.DefaultNumEntries, BloomFilter.DefaultFpp)
       }
       keys.foreach(fresh.add)
@@ -90,6 +91,7 @@ class BaseFileFooterCorpusSuite extends AnyFunSuite {
 
   private def rawFooter(file: File): Map[String, String] = {
     val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(file.getPath), conf))
-    try reader.getFooter.getFileMetaData.getKeyValueMetaData.asScala.toMap finally reader.close()
+    try reader.getFooter.getFileMetaData.getKeyValueMetaData.asScala.toMap
+    finally reader.close()
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.index.bloom
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, DataOutputStream}
@@ -121,10 +122,10 @@ class BloomFilterSuite extends AnyFunSuite {
     val unknown = intercept[InvalidTableException](BloomFilter.deserialize(good, Some("BOGUS")))
     assert(unknown.getMessage.contains("'BOGUS'"))
     assert(intercept[CorruptFileException](BloomFilter.deserialize("@@@", None)).getMessage
-      .contains("not Base64"))
+        .contains("not Base64"))
     val truncated = Base64.getEncoder.encodeToString(Base64.getDecoder.decode(good).dropRight(1))
     assert(intercept[CorruptFileException](BloomFilter.deserialize(truncated, None)).getMessage
-      .contains("bytes left"))
+        .contains("bytes left"))
     // a SIMPLE filter read as DYNAMIC_V0 runs out of bytes
     intercept[CorruptFileException](BloomFilter.deserialize(good, Some("DYNAMIC_V0")))
     assert(intercept[PyhudiException](BloomFilter.simple(0, 1e-3)).error == ErrorId.InternalError)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.clean
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -21,6 +22,7 @@ class CleanPlannerSuite extends AnyFunSuite {
   private val NonPartFileId = "a079bdb3-731c-4894-b855-abfcd6921007-0"
   private val C0 = "20240418173550988"
   private val C1 = "20240418173551906"
+
   /** Further commits, one hour apart. */
   private val Later = Seq("20240418183551906", "20240418193551906", "20240418203551906", "20240418213551906")
   private val HourMs = 3600L * 1000L
@@ -43,9 +45,10 @@ class CleanPlannerSuite extends AnyFunSuite {
     val writer = new TimelineWriter(storage, table.metaPath)
     writer.requested(instant, action)
     writer.inflight(instant, action)
-    writer.complete(instant, action, CommitMetadata(Seq(WriteStat(partition, fileId, Some(rel),
-      prevCommit = Some(latest.instant), numWrites = 1, fileSizeInBytes = bytes.length.toLong)), Map.empty,
-      Map("schema" -> schema), Some("upsert"), compacted = false).toJson)
+    writer.complete(instant, action,
+      CommitMetadata(Seq(WriteStat(partition, fileId, Some(rel),
+            prevCommit = Some(latest.instant), numWrites = 1, fileSizeInBytes = bytes.length.toLong)), Map.empty,
+        Map("schema" -> schema), Some("upsert"), compacted = false).toJson)
     table.reload()
   }
 
@@ -72,7 +75,8 @@ class CleanPlannerSuite extends AnyFunSuite {
     // Commits C0 C1 L0 L1 L2 L3; retaining 2 makes L2 the earliest retained commit. L1's slice was
     // replaced by L2's, which is not older than L2, so it stays; C0, C1 and L0 go.
     val plan = CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 2)).get
-    assert(plan.earliestInstantToRetain.map(i => (i.timestamp, i.action, i.state)).contains((Later(2), "commit", "COMPLETED")))
+    assert(plan.earliestInstantToRetain.map(i => (i.timestamp, i.action, i.state)).contains((Later(2), "commit",
+          "COMPLETED")))
     assert(plan.policy == "KEEP_LATEST_COMMITS" && plan.version.contains(2))
     assert(plan.filePathsToBeDeletedPerPartition.keySet == Set(""))
     val doomed = all.filter(n => Seq(C0, C1, Later(0)).exists(t => n.endsWith(s"_$t.parquet")))
@@ -108,7 +112,7 @@ class CleanPlannerSuite extends AnyFunSuite {
     // Retaining 5 makes C1 the earliest: C0's slice is the one before it and stays too.
     assert(CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 5)).isEmpty)
     assert(CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 4)).map(plannedNames)
-      .contains(Set(s"${NonPartFileId}_0-182-253_$C0.parquet")))
+        .contains(Set(s"${NonPartFileId}_0-182-253_$C0.parquet")))
     assert(cleanNow(table, CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 6)).isEmpty)
     assert(!table.reload().timeline.instants.exists(_.action == Action.Clean))
   }
@@ -122,7 +126,7 @@ class CleanPlannerSuite extends AnyFunSuite {
     cleanNow(table, CleanConfig(CleanPolicy.KeepLatestFileVersions, fileVersionsRetained = 2))
     assert(dataFiles(table) == kept)
     val metadata = CleanMetadata.fromBytes(new TimelineWriter(storage, table.metaPath)
-      .read(table.reload().timeline.instants.find(_.action == Action.Clean).get))
+        .read(table.reload().timeline.instants.find(_.action == Action.Clean).get))
     assert(metadata.earliestCommitToRetain == "" && metadata.totalFilesDeleted == 4)
   }
 
@@ -133,14 +137,15 @@ class CleanPlannerSuite extends AnyFunSuite {
     val now = epochMs(Later(1)) + HourMs + 1
     val plan = CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestByHours, hoursRetained = 1), now).get
     assert(plan.earliestInstantToRetain.map(_.timestamp).contains(Later(2)))
-    assert(plannedNames(plan) == Set(s"${NonPartFileId}_0-182-253_$C0.parquet", s"${NonPartFileId}_0-203-274_$C1.parquet",
+    assert(plannedNames(plan) == Set(s"${NonPartFileId}_0-182-253_$C0.parquet",
+      s"${NonPartFileId}_0-203-274_$C1.parquet",
       baseName(Later(0))))
     val exact = epochMs(Later(1)) + HourMs // the cut-off is exactly L1: L1 is retained
     assert(CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestByHours, hoursRetained = 1), exact).get
-      .earliestInstantToRetain.map(_.timestamp).contains(Later(1)))
+        .earliestInstantToRetain.map(_.timestamp).contains(Later(1)))
     // Every commit older than the cut-off: nothing is cleaned (no commit to anchor the retention).
     assert(CleanPlanner.plan(table, CleanConfig(CleanPolicy.KeepLatestByHours, hoursRetained = 1),
-      epochMs(Later(3)) + 2 * HourMs).isEmpty)
+        epochMs(Later(3)) + 2 * HourMs).isEmpty)
   }
 
   test("a savepointed slice is never deleted, and does not count as a kept version") {
@@ -156,7 +161,8 @@ class CleanPlannerSuite extends AnyFunSuite {
     assert(fresh.timeline.completedWrites.size == 6)
     val byCommits = CleanPlanner.plan(fresh, CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 2)).get
     assert(plannedNames(byCommits) == Set(s"${NonPartFileId}_0-182-253_$C0.parquet", baseName(Later(0))))
-    val byVersions = CleanPlanner.plan(fresh, CleanConfig(CleanPolicy.KeepLatestFileVersions, fileVersionsRetained = 2)).get
+    val byVersions =
+      CleanPlanner.plan(fresh, CleanConfig(CleanPolicy.KeepLatestFileVersions, fileVersionsRetained = 2)).get
     assert(!plannedNames(byVersions).contains(savepointed))
     assert(dataFiles(fresh) -- plannedNames(byVersions) == Set(savepointed, baseName(Later(2)), baseName(Later(3))))
     cleanNow(fresh, CleanConfig(CleanPolicy.KeepLatestFileVersions, fileVersionsRetained = 1))
@@ -188,7 +194,8 @@ class CleanPlannerSuite extends AnyFunSuite {
     assert(dataFiles(table) == all -- plannedNames(two))
     val after = table.reload()
     assert(scan(after).slices.map(s => (s.groupId.partitionPath, s.baseInstant)) == Seq("30" -> "20240707021303088"))
-    assert(scan(after, QueryType.Snapshot, Some("20240707011303088")).slices.map(_.baseInstant) == Seq("20240707011303088"))
+    assert(scan(after, QueryType.Snapshot, Some("20240707011303088")).slices.map(_.baseInstant) == Seq(
+      "20240707011303088"))
   }
 
   test("merge-on-read: a cleaned slice takes its log files; a slice a pending compaction reads stays") {
@@ -207,7 +214,7 @@ class CleanPlannerSuite extends AnyFunSuite {
     val pending = "20990101000000001"
     new TimelineWriter(storage, table.metaPath).requested(pending, Action.Compaction,
       CompactionPlan(Some(Seq(CompactionOperation(Some(TripsBase), Some(Seq(TripsLogName)), Some(TripsBaseName),
-        Some(TripsFileId), Some(TripsPartition))))).toBytes)
+              Some(TripsFileId), Some(TripsPartition))))).toBytes)
     val protectedPlan = CleanPlanner.plan(table.reload(), config)
     assert(!protectedPlan.exists(p => plannedNames(p).exists(_.contains(TripsFileId))))
 
@@ -232,7 +239,7 @@ class CleanPlannerSuite extends AnyFunSuite {
     assert(cleanNow(table.reload(), config.copy(commitsRetained = 5)) == Seq(instant))
     assert(dataFiles(table).intersect(planned).isEmpty)
     val metadata = CleanMetadata.fromBytes(new TimelineWriter(storage, table.metaPath)
-      .read(Instant(instant, Action.Clean, State.Completed)))
+        .read(Instant(instant, Action.Clean, State.Completed)))
     assert(metadata.partitionMetadata("").successDeleteFiles.toSet == planned)
     assert(CleanTransaction.pending(table).isEmpty)
   }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
 import java.nio.file.{Files, Path}
@@ -30,9 +31,10 @@ object CompactionFixtures {
     val target = Files.createTempDirectory("pyhudi-compaction").resolve(source.getFileName)
     val stream = Files.walk(source)
     try stream.forEach { (p: Path) =>
-      val out = target.resolve(source.relativize(p).toString)
-      if (Files.isDirectory(p)) Files.createDirectories(out) else Files.copy(p, out)
-    } finally stream.close()
+        val out = target.resolve(source.relativize(p).toString)
+        if (Files.isDirectory(p)) Files.createDirectories(out) else Files.copy(p, out)
+      }
+    finally stream.close()
     HoodieTable.open(target.toString, storage)
   }
 

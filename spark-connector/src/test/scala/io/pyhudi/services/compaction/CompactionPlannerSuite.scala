@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -24,7 +25,7 @@ class CompactionPlannerSuite extends AnyFunSuite {
     assert(op.metrics.get(CompactionOperations.TotalLogFiles) == 1.0)
     assert(op.metrics.get(CompactionOperations.TotalLogFilesSize) == logSize.toDouble)
     assert(Set(CompactionOperations.TotalIoMb, CompactionOperations.TotalIoReadMb,
-      CompactionOperations.TotalIoWriteMb).subsetOf(op.metrics.get.keySet))
+        CompactionOperations.TotalIoWriteMb).subsetOf(op.metrics.get.keySet))
   }
 
   test("every corpus MOR table: one operation per latest slice with logs, names without folders") {

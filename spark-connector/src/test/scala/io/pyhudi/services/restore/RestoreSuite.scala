@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.restore
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -18,7 +19,8 @@ class RestoreSuite extends AnyFunSuite {
   private val avroSchema = new org.apache.avro.Schema.Parser().parse(Schema)
 
   /** Commits one base file of `fileId` (a new group when None); returns (instant, file id). */
-  private def commit(table: HoodieTable, fileId: Option[String] = None, action: String = Action.Commit): (String, String) = {
+  private def commit(
+      table: HoodieTable, fileId: Option[String] = None, action: String = Action.Commit): (String, String) = {
     val tx = new WriteTransaction(table.reload(), action, "UPSERT")
     tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val id = fileId.getOrElse(newFileId())
@@ -34,7 +36,8 @@ class RestoreSuite extends AnyFunSuite {
     tx.start(io.pyhudi.write.commit.Commits.workloadProfile("UPSERT", Map("" -> 1L)))
     val log = s".${fileId}_$base.log.${version}_0-2-0"
     tx.markers.create("", log, IOType.Append)
-    val bytes = LogBlockWriter.encode(LogBlockWriter.deleteBlock(tx.instantTime, avroSchema, Seq(DeleteRecord("1", Some(""), None))))
+    val bytes = LogBlockWriter.encode(LogBlockWriter.deleteBlock(tx.instantTime, avroSchema,
+        Seq(DeleteRecord("1", Some(""), None))))
     storage.create(s"${table.basePath}/$log", bytes)
     val stat = io.pyhudi.timeline.WriteStat("", fileId, Some(log), prevCommit = Some(base),
       baseFile = Some(s"${fileId}_0-1-0_$base.parquet"), logFiles = Seq(log), numDeletes = 1,
@@ -149,7 +152,8 @@ class RestoreSuite extends AnyFunSuite {
     // What a restore that died after rolling back c3 leaves: its plan and inflight, c3 gone.
     val writer = new TimelineWriter(storage, table.metaPath)
     val r = io.pyhudi.timeline.InstantTimeGenerator.Default.next(writer.stateFiles().map(_.timestamp))
-    writer.requested(r, Action.Restore, RestorePlan(Seq(InstantInfo(c3, Action.Commit), InstantInfo(c2, Action.Commit)), Some(c1)).toBytes)
+    writer.requested(r, Action.Restore,
+      RestorePlan(Seq(InstantInfo(c3, Action.Commit), InstantInfo(c2, Action.Commit)), Some(c1)).toBytes)
     writer.inflight(r, Action.Restore)
     Rollback.rollbackCompleted(table, Instant(c3, Action.Commit, State.Completed))
     assert(Restore.resume(table) == Seq(r))

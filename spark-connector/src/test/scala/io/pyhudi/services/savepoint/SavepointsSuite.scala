@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.savepoint
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -39,14 +40,17 @@ class SavepointsSuite extends AnyFunSuite {
     assert(metadata.version.contains(1))
     // The latest slice of g1 as of c2 is c2's base file; g3 came later and is not listed.
     assert(metadata.partitionMetadata.keySet == Set("") && metadata.partitionMetadata("").size == 1)
-    assert(metadata.partitionMetadata("").head.startsWith(g1) && metadata.partitionMetadata("").head.endsWith(s"_$c2.parquet"))
-    assert(!metadata.partitionMetadata("").exists(_.startsWith(g3)) && !metadata.partitionMetadata("").exists(_.endsWith(c1 + ".parquet")))
+    assert(metadata.partitionMetadata("").head.startsWith(g1) && metadata.partitionMetadata("").head.endsWith(
+      s"_$c2.parquet"))
+    assert(!metadata.partitionMetadata("").exists(_.startsWith(g3)) && !metadata.partitionMetadata("").exists(
+      _.endsWith(c1 + ".parquet")))
 
     // The commit and its savepoint are two instants of one time.
     val timeline = table.reload().timeline
     assert(timeline.instants.count(_.timestamp == c2) == 2)
     assert(timeline.completedWriteTimes(c2) && timeline.savepointedTimes == Set(c2))
-    assert(timeline.savepoints.map(i => (i.timestamp, i.action, i.state)) == Seq((c2, Action.Savepoint, State.Completed)))
+    assert(timeline.savepoints.map(i => (i.timestamp, i.action, i.state)) == Seq((c2, Action.Savepoint,
+        State.Completed)))
   }
 
   test("named savepoints: stored in comments, listed, resolved for as.of.instant, unique") {
@@ -62,7 +66,8 @@ class SavepointsSuite extends AnyFunSuite {
     assert(listed.head.label.comment.contains("before backfill") && listed(1).label.comment.contains("plain"))
     // Hudi's reader sees one JSON string in comments.
     val raw = SavepointMetadata.fromBytes(storage.readAll(s"${table.metaPath}/$c1.savepoint")).comments
-    assert(raw == s"""{"name":"compacted-20261122","expiresAt":${1700000000L + 30 * 86400L},"comment":"before backfill"}""")
+    assert(
+      raw == s"""{"name":"compacted-20261122","expiresAt":${1700000000L + 30 * 86400L},"comment":"before backfill"}""")
 
     assert(Savepoints.resolveAsOf(table, Some("compacted-20261122")).contains(c1))
     assert(Savepoints.resolveAsOf(table, Some(c2)).contains(c2))

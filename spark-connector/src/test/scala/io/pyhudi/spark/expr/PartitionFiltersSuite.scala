@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.expr
 
 import org.apache.spark.sql.sources._
@@ -10,18 +11,18 @@ import io.pyhudi.table.TableConfig
 class PartitionFiltersSuite extends AnyFunSuite {
 
   private val schema = StructType(Seq(StructField("id", IntegerType), StructField("part", StringType),
-    StructField("n", IntegerType)))
+      StructField("n", IntegerType)))
   private val Default = "__HIVE_DEFAULT_PARTITION__"
 
   private def config(fields: String, hive: Boolean) = TableConfig(Map(
-    TableConfig.PartitionFields -> fields, TableConfig.HiveStylePartitioning -> hive.toString), "/t")
+      TableConfig.PartitionFields -> fields, TableConfig.HiveStylePartitioning -> hive.toString), "/t")
 
   private def kept(c: TableConfig, filter: Filter, paths: String*): Seq[String] =
     paths.filter(new PartitionFilters(c, schema, Seq(filter)).keep)
 
   test("string column: the default partition may hold null or the empty string") {
-    for ((c, d, x) <- Seq((config("part", hive = false), Default, "x"),
-        (config("part", hive = true), s"part=$Default", "part=x"))) {
+    for ((c, d, x) <-
+        Seq((config("part", hive = false), Default, "x"), (config("part", hive = true), s"part=$Default", "part=x"))) {
       assert(kept(c, IsNull("part"), d, x) == Seq(d))
       assert(kept(c, IsNotNull("part"), d, x) == Seq(d, x)) // "" is not null
       assert(kept(c, EqualTo("part", "x"), d, x) == Seq(x))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.timeline.avro
 
 import java.io.File
@@ -24,14 +25,16 @@ class TimelineAvroSuite extends AnyFunSuite {
   /** The writer schema embedded in a container file, and its single record read with it. */
   private def embedded(b: Array[Byte]): (Schema, GenericRecord) = {
     val r = new DataFileReader[GenericRecord](new SeekableByteArrayInput(b), new GenericDatumReader[GenericRecord]())
-    try (r.getSchema, r.next()) finally r.close()
+    try (r.getSchema, r.next())
+    finally r.close()
   }
 
   /** Reads `ours` with Avro schema resolution from its own schema to `theirs`. */
   private def resolve(ours: Array[Byte], theirs: Schema): GenericRecord = {
     val r = new DataFileReader[GenericRecord](new SeekableByteArrayInput(ours),
       new GenericDatumReader[GenericRecord](null, theirs))
-    try { val rec = r.next(); assert(!r.hasNext); rec } finally r.close()
+    try { val rec = r.next(); assert(!r.hasNext); rec }
+    finally r.close()
   }
 
   test("decodes the rollback plan Hudi wrote") {
@@ -83,8 +86,8 @@ class TimelineAvroSuite extends AnyFunSuite {
 
   test("compaction plan round trips; schema matches hudi-format.md §8.1") {
     val plan = CompactionPlan(Some(Seq(CompactionOperation(Some("20250101000000001"),
-      Some(Seq(".f1_20250101000000001.log.1_0-1-0")), Some("f1_0-1-0_20250101000000001.parquet"),
-      Some("f1"), Some("p=1"), Some(Map("TOTAL_LOG_FILES" -> 1.0))))), Some(Map("k" -> "v")))
+            Some(Seq(".f1_20250101000000001.log.1_0-1-0")), Some("f1_0-1-0_20250101000000001.parquet"),
+            Some("f1"), Some("p=1"), Some(Map("TOTAL_LOG_FILES" -> 1.0))))), Some(Map("k" -> "v")))
     assert(CompactionPlan.fromBytes(plan.toBytes) == plan)
     val s = TimelineSchemas.CompactionPlan
     assert(s.getFullName == "org.apache.hudi.avro.model.HoodieCompactionPlan")
@@ -98,7 +101,9 @@ class TimelineAvroSuite extends AnyFunSuite {
   }
 
   test("savepoint and restore records: Hudi's full names and field order, round trips") {
-    def fields(s: Schema): Seq[String] = { import scala.jdk.CollectionConverters._; s.getFields.asScala.map(_.name).toSeq }
+    def fields(s: Schema): Seq[String] = {
+      import scala.jdk.CollectionConverters._; s.getFields.asScala.map(_.name).toSeq
+    }
     assert(TimelineSchemas.SavepointMetadata.getFullName == "org.apache.hudi.avro.model.HoodieSavepointMetadata")
     assert(fields(TimelineSchemas.SavepointMetadata) ==
       Seq("savepointedBy", "savepointedAt", "comments", "partitionMetadata", "version"))
@@ -114,13 +119,14 @@ class TimelineAvroSuite extends AnyFunSuite {
     assert(SavepointMetadata.fromBytes(sp.toBytes) == sp)
     // The first savepoint schema had no version: resolving against it skips the field.
     val v0 = new Schema.Parser().parse(TimelineSchemas.SavepointMetadata.toString
-      .replace(""",{"name":"version","type":["int","null"],"default":1}""", ""))
+        .replace(""",{"name":"version","type":["int","null"],"default":1}""", ""))
     assert(!v0.toString.contains("version"))
     assert(resolve(sp.toBytes, v0).get("comments").toString == "c")
     val plan = RestorePlan(Seq(InstantInfo("2", "commit"), InstantInfo("1", "deltacommit")), Some("0"))
     assert(RestorePlan.fromBytes(plan.toBytes) == plan)
-    val rollback = RollbackMetadata("3", 5L, 1, Seq("2"), Map("" -> RollbackPartitionMetadata("", Seq("x"), Nil, None, None)),
-      Some(1), Seq(InstantInfo("2", "commit")))
+    val rollback =
+      RollbackMetadata("3", 5L, 1, Seq("2"), Map("" -> RollbackPartitionMetadata("", Seq("x"), Nil, None, None)),
+        Some(1), Seq(InstantInfo("2", "commit")))
     val restore = RestoreMetadata("4", 7L, Seq("2"), Map("2" -> Seq(rollback)), Seq(InstantInfo("2", "commit")))
     assert(RestoreMetadata.fromBytes(restore.toBytes) == restore)
     assert(embedded(restore.toBytes)._1.getFullName == "org.apache.hudi.avro.model.HoodieRestoreMetadata")

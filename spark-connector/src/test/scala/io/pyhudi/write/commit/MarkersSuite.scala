@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import java.nio.file.Files
@@ -14,8 +15,10 @@ class MarkersSuite extends AnyFunSuite {
     m.create("city=a", "f1_0-1-0_20250101000000001.parquet", IOType.Create) // idempotent
     m.create("2023/04/01", ".f2_20241231000000000.log.1_0-1-0", IOType.Append)
     m.create("", "f3_0-1-0_20250101000000001.parquet", IOType.Merge)
-    assert(storage.exists(s"$base/.hoodie/.temp/20250101000000001/city=a/f1_0-1-0_20250101000000001.parquet.marker.CREATE"))
-    assert(storage.fileSize(s"$base/.hoodie/.temp/20250101000000001/f3_0-1-0_20250101000000001.parquet.marker.MERGE") == 0)
+    assert(
+      storage.exists(s"$base/.hoodie/.temp/20250101000000001/city=a/f1_0-1-0_20250101000000001.parquet.marker.CREATE"))
+    assert(
+      storage.fileSize(s"$base/.hoodie/.temp/20250101000000001/f3_0-1-0_20250101000000001.parquet.marker.MERGE") == 0)
     assert(m.list().toSet == Set(
       Marker("city=a", "f1_0-1-0_20250101000000001.parquet", IOType.Create),
       Marker("2023/04/01", ".f2_20241231000000000.log.1_0-1-0", IOType.Append),

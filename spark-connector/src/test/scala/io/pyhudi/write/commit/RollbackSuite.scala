@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -39,7 +40,8 @@ class RollbackSuite extends AnyFunSuite {
     (table.reload(), first.instantTime, fileId, tx.instantTime, log, base)
   }
 
-  private def checkRolledBack(table: HoodieTable, t1: String, fileId: String, d: String, log: String, base: String): Unit = {
+  private def checkRolledBack(
+      table: HoodieTable, t1: String, fileId: String, d: String, log: String, base: String): Unit = {
     val rollback = table.reload().timeline.instants.filter(_.action == Action.Rollback)
     assert(rollback.size == 1 && rollback.head.isCompleted)
     val r = rollback.head.timestamp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import java.io.File
@@ -37,18 +38,19 @@ object WriteFixtures {
   /** A new non-partitioned table of `tableType` in a fresh temp folder, opened. */
   def createTable(tableType: TableType): HoodieTable = {
     val base = Files.createTempDirectory("pyhudi-write").resolve("t").toString
-    TableCreator.create(storage, base, Map(
-      TableConfig.Name -> "t",
-      TableConfig.DatabaseName -> "default",
-      TableConfig.Type -> tableType.name,
-      TableConfig.RecordKeyFields -> "id",
-      TableConfig.PrecombineField -> "ts",
-      TableConfig.KeyGeneratorClass -> "org.apache.hudi.keygen.NonpartitionedKeyGenerator",
-      TableConfig.HiveStylePartitioning -> "false",
-      TableConfig.UrlEncodePartitioning -> "false",
-      TableConfig.DropPartitionColumns -> "false",
-      TableConfig.PayloadClass -> "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload",
-      TableConfig.CreateSchema -> Schema))
+    TableCreator.create(storage, base,
+      Map(
+        TableConfig.Name -> "t",
+        TableConfig.DatabaseName -> "default",
+        TableConfig.Type -> tableType.name,
+        TableConfig.RecordKeyFields -> "id",
+        TableConfig.PrecombineField -> "ts",
+        TableConfig.KeyGeneratorClass -> "org.apache.hudi.keygen.NonpartitionedKeyGenerator",
+        TableConfig.HiveStylePartitioning -> "false",
+        TableConfig.UrlEncodePartitioning -> "false",
+        TableConfig.DropPartitionColumns -> "false",
+        TableConfig.PayloadClass -> "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload",
+        TableConfig.CreateSchema -> Schema))
     HoodieTable.open(base, conf)
   }
 

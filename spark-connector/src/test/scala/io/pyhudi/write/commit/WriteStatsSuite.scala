@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import java.io.File
@@ -69,14 +70,15 @@ class WriteStatsSuite extends AnyFunSuite {
 
   test("a log append is a delta stat of its slice: base file, the log it wrote, upsert time") {
     val stat = WriteStats.written(HandleResult("p", "f-0", "p/.f-0_1.log.2_0-1-0", Some("1"), 3, 0, 2, 1, 500,
-      "", "", 40, Some("f-0_0-1-0_1.parquet"), Seq(".f-0_1.log.2_0-1-0"), Some(2)))
+        "", "", 40, Some("f-0_0-1-0_1.parquet"), Seq(".f-0_1.log.2_0-1-0"), Some(2)))
     assert(stat.isLogStat && stat.logVersion.contains(2) && stat.prevCommit.contains("1"))
     assert(stat.baseFile.contains("f-0_0-1-0_1.parquet") && stat.logFiles == Seq(".f-0_1.log.2_0-1-0"))
     assert((stat.numWrites, stat.numUpdateWrites, stat.numInserts, stat.numDeletes) == (3L, 2L, 0L, 1L))
     assert((stat.totalWriteBytes, stat.fileSizeInBytes) == (500L, 500L))
     assert(stat.runtimeStats.contains(RuntimeStats(0, 40, 0)))
-    val json = mapper.readTree(CommitMetadata(Seq(stat), Map.empty, Map.empty, Some("UPSERT"), compacted = false).toJson)
-      .get("partitionToWriteStats").get("p").get(0)
+    val json =
+      mapper.readTree(CommitMetadata(Seq(stat), Map.empty, Map.empty, Some("UPSERT"), compacted = false).toJson)
+        .get("partitionToWriteStats").get("p").get(0)
     assert(json.get("logVersion").asInt == 2 && json.get("logFiles").size == 1 && !json.has("prevBaseFile"))
   }
 

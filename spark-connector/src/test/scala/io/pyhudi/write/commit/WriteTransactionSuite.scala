@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -43,7 +44,8 @@ class WriteTransactionSuite extends AnyFunSuite {
     val rollbacks = table.reload().timeline.instants.filter(_.action == Action.Rollback)
     assert(rollbacks.size == 1 && rollbacks.head.isCompleted && rollbacks.head.timestamp > target)
     val r = rollbacks.head.timestamp
-    assert(metaFiles(table).filter(_.startsWith(r)) == Seq(s"$r.rollback", s"$r.rollback.inflight", s"$r.rollback.requested"))
+    assert(metaFiles(table).filter(_.startsWith(r)) == Seq(s"$r.rollback", s"$r.rollback.inflight",
+      s"$r.rollback.requested"))
     assert(storage.fileSize(s"${table.metaPath}/$r.rollback.inflight") == 0)
     val metadata = RollbackMetadata.fromBytes(storage.readAll(s"${table.metaPath}/$r.rollback"))
     assert(metadata.commitsRollback == Seq(target) && metadata.instantsRollback == Seq(InstantInfo(target, "commit")))
@@ -145,7 +147,7 @@ class WriteTransactionSuite extends AnyFunSuite {
     val tx = new WriteTransaction(table, Action.ReplaceCommit, "INSERT_OVERWRITE_TABLE")
     tx.start(Commits.workloadProfile("INSERT_OVERWRITE_TABLE", Map("" -> 1L)))
     assert(storage.readAll(s"${table.metaPath}/${tx.instantTime}.replacecommit.requested").take(4)
-      .sameElements("Obj".getBytes :+ 1.toByte))
+        .sameElements("Obj".getBytes :+ 1.toByte))
     val fileId = newFileId()
     tx.markers.create("", s"${fileId}_0-6-0_${tx.instantTime}.parquet", IOType.Create)
     val stat = writeBaseFile(table, fileId, "0-6-0", tx.instantTime)

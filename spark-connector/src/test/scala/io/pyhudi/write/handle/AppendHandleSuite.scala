@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
 import java.io.File
@@ -29,8 +30,8 @@ class AppendHandleSuite extends AnyFunSuite {
   private val BaseName = s"${FileId}_0-13-60_$BaseInstant.parquet"
   private val Instant = "20250401000000000"
   private val data = StructType(Seq(StructField("ts", LongType), StructField("uuid", StringType),
-    StructField("rider", StringType), StructField("driver", StringType), StructField("fare", DoubleType),
-    StructField("city", StringType)))
+      StructField("rider", StringType), StructField("driver", StringType), StructField("fare", DoubleType),
+      StructField("city", StringType)))
   private val tableSchema = StructType(MetaFields.Schema.fields ++ data.fields)
 
   /** A private copy of the corpus table, which the suites share read-only. */
@@ -44,7 +45,8 @@ class AppendHandleSuite extends AnyFunSuite {
   }
 
   private def context(basePath: String): HandleContext = HandleContext(basePath, Instant, tableSchema,
-    MergeMode.LatestWins, Some(5), BloomConfig(100, 0.01, io.pyhudi.index.bloom.BloomFilterType.DynamicV0, 1000), 1L << 27,
+    MergeMode.LatestWins, Some(5), BloomConfig(100, 0.01, io.pyhudi.index.bloom.BloomFilterType.DynamicV0, 1000),
+    1L << 27,
     new SerializableConfiguration(new Configuration()), null, _ => Iterator.empty, "v6_trips_8i1u")
 
   private def row(ts: Long, uuid: String, rider: String, fare: Double): InternalRow =

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.plan
 
 import org.scalatest.funsuite.AnyFunSuite
@@ -37,7 +38,7 @@ class TaggingSuite extends AnyFunSuite {
       if (withBase) Nil else LogFile.parse(s"/t/$p/.${id}_1.log.1_0-1-0", 5L).toSeq)
     val files = TableFiles(
       Map("p1" -> Seq(slice("p1", "f-2", withBase = true), slice("p1", "f-1", withBase = true),
-        slice("p1", "f-3", withBase = false)),
+          slice("p1", "f-3", withBase = false)),
         "p2" -> Seq(slice("p2", "f-4", withBase = false))),
       lost = Set(FileGroupId("p1", "f-1"), FileGroupId("p2", "f-4")))
     assert(files.replacedFileIds == Map("p1" -> Seq("f-1", "f-2"), "p2" -> Seq("f-4")))

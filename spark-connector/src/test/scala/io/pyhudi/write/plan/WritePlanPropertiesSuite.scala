@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.plan
 
 import scala.util.Random
@@ -38,9 +39,12 @@ class WritePlanPropertiesSuite extends AnyFunSuite {
       val sizing = FileSizing(smallFileLimit = 1 + rnd.nextInt(1000), maxFileSize = 1000 + rnd.nextInt(1000),
         avgRecordSize = 1 + rnd.nextInt(50))
       val partitions = (0 until 1 + rnd.nextInt(4)).map(i => s"p$i")
-      val bases = partitions.map(p => p -> (0 until rnd.nextInt(5)).map(i => base(p, s"$p-f$i", rnd.nextInt(2000)))).toMap
+      val bases =
+        partitions.map(p => p -> (0 until rnd.nextInt(5)).map(i => base(p, s"$p-f$i", rnd.nextInt(2000)))).toMap
       val inserts = partitions.filter(_ => rnd.nextBoolean()).map(p => p -> rnd.nextInt(500).toLong).toMap
-      val updates = bases.toSeq.flatMap { case (p, bs) => bs.filter(_ => rnd.nextBoolean()).map(b => Location(p, b.fileId) -> b) }.toMap
+      val updates = bases.toSeq.flatMap { case (p, bs) =>
+        bs.filter(_ => rnd.nextBoolean()).map(b => Location(p, b.fileId) -> b)
+      }.toMap
       var n = 0
       val useSmall = rnd.nextInt(4) > 0
       val plan = WritePlanner.plan(updates, inserts, bases, sizing, () => { n += 1; s"new-$n" }, useSmall)
@@ -130,7 +134,8 @@ class WritePlanPropertiesSuite extends AnyFunSuite {
           case (Some(t), Some(s)) =>
             assert(everyGroupLogs || !insertBuckets(b.index), s"${b.fileId} takes inserts and must be rewritten")
             val newest = s.logFiles.map(_.version).maxOption.getOrElse(0)
-            assert(t.baseInstant == s.baseInstant && t.nextLogVersion == newest + 1 && t.baseFileName == s.baseFile.get.name)
+            assert(
+              t.baseInstant == s.baseInstant && t.nextLogVersion == newest + 1 && t.baseFileName == s.baseFile.get.name)
           case (None, Some(_)) => assert(!everyGroupLogs && insertBuckets(b.index), s"${b.fileId} lost its log target")
         }
       }
