@@ -6,8 +6,9 @@
 Part 1 bulk-loads generated trips into a new table, upserts corrections and late arrivals,
 deletes cancelled trips, and reads the table back: snapshot, time travel to every commit, and
 incremental changes (cross-checked with hudi-rs when the `hudi` package is installed).
-The table's history comes from ``pyhudi.HudiTable``; the merge-on-read part ends with the
-Spark-free ``pyhudi`` command (timeline and validate).
+The table's history comes from ``pyhudi.HudiTable``. The merge-on-read part takes a named
+savepoint, compacts, reads the savepoint by name, cleans, and ends with the Spark-free
+``pyhudi`` command (timeline and validate).
 Part 2 reads two tables written by Apache Hudi from the conformance corpus (CORPUS_DIR holds
 cow/ and mor/ with the zipped tables, default <repo>/../shared/hudi-tables/v6), unzipped into a
 temporary folder. Needs an installed pyhudi (with its jar) and PySpark 4.
@@ -150,10 +151,29 @@ def mor_pipeline(spark: SparkSession, path: Path) -> None:
     print("snapshot (base + logs):      ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
     print("read_optimized (base only):  ",
           pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
-    instant = pyhudi.compact(spark, str(path))
+    # A named savepoint: a snapshot later jobs read by name (and that clean keeps).
+    table = pyhudi.HudiTable.for_path(spark, str(path))
+    table.savepoint(name="before-compaction", retain_days=30, comment="demo")
+    instant = table.compact()
     print(f"compaction {instant}: log files folded into new base files")
     print("read_optimized after compaction:",
           pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
+    writer(trips(spark, 0, 100, ts=4_000, fare_shift=20.0), "upsert")
+    print("latest snapshot:             ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
+    print("savepoint 'before-compaction':",
+          pyhudi.read(spark, path, as_of="before-compaction").selectExpr("count(*) as trips", fare).first())
+    print("savepoints:", [(s["instant"], s["name"]) for s in table.savepoints()])
+    table.delete_savepoint("before-compaction")
+    # Clean keeping one commit: file slices the latest snapshot no longer needs are deleted.
+    files_before = sum(1 for f in path.rglob("*") if f.is_file() and ".hoodie" not in f.parts)
+    cleaned = table.clean({"hoodie.clean.commits.retained": "1"})
+    files_after = sum(1 for f in path.rglob("*") if f.is_file() and ".hoodie" not in f.parts)
+    print(f"clean {cleaned}: data files {files_before} -> {files_after}")
+    print("latest snapshot after clean: ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
+    print("\n== history")
+    table.history().select("instant", "action", "state", "operation", "rows_updated", "files_written").show(
+        truncate=False
+    )
     print("completed instants: " + ", ".join(f"{i} ({a})" for i, a in completed_instants(path)))
     # The pyhudi command inspects a table without Spark or a JVM (pyarrow and fastavro).
     for command in (["timeline", str(path)], ["validate", str(path)]):
