@@ -21,7 +21,7 @@ import pytest
 
 import harness
 import pyhudi
-from pyhudi.errors import InstantStateError, translated
+from pyhudi.errors import InstantStateError, InvalidOptionError, translated
 
 PYHUDI = Path(sys.executable).parent / "pyhudi"
 COLUMNS = ["key", "part", "ts", "v"]
@@ -137,9 +137,10 @@ def test_errors(spark, tmp_path):
     first = harness.completed_instants(path)[0][0]
     latest = pyhudi.savepoint(spark, str(path), name="mine")
 
-    with pytest.raises(InstantStateError) as unknown, translated():
+    # Reading by a name no savepoint has is a bad option value (it may be a mistyped instant).
+    with pytest.raises(InvalidOptionError) as unknown, translated():
         _snapshot(spark, path, **{"as.of.instant": "nope"})
-    assert unknown.value.error_id == "SAVEPOINT_NOT_FOUND" and "mine" in str(unknown.value)
+    assert unknown.value.error_id == "INVALID_OPTION_VALUE" and "mine" in str(unknown.value)
     with pytest.raises(InstantStateError) as unknown_restore:
         pyhudi.restore(spark, str(path), "nope")
     assert unknown_restore.value.error_id == "SAVEPOINT_NOT_FOUND"

@@ -3,6 +3,7 @@ package io.pyhudi.services.savepoint
 
 import scala.util.control.NonFatal
 
+import io.pyhudi.config.ReadConfig
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.{FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
@@ -103,9 +104,24 @@ object Savepoints {
       sp.instant
     }
 
-  /** `as.of.instant`: an instant time passes through, a name becomes its savepoint's instant. */
+  /**
+   * `as.of.instant`: an instant time passes through, a name becomes its savepoint's instant. A
+   * name no savepoint has is a bad option value: it may as well be a mistyped instant.
+   */
   def resolveAsOf(table: HoodieTable, asOf: Option[String]): Option[String] =
-    asOf.map(v => if (SavepointLabel.looksLikeName(v)) find(table, v).instant else v)
+    asOf.map { v =>
+      if (!SavepointLabel.looksLikeName(v)) v
+      else {
+        val all = list(table)
+        val key = v.trim
+        all.find(_.name.contains(key)).map(_.instant).getOrElse(throw Errors.invalidOption(
+            ReadConfig.AsOfInstant.key, v,
+            "it is neither an instant time (yyyyMMddHHmmssSSS, yyyyMMddHHmmss, 'yyyy-MM-dd HH:mm:ss[.SSS]') " +
+              s"nor the name of a savepoint of ${table.basePath} (named savepoints: " +
+              s"${all.flatMap(s => s.name.map(n => s"$n (${s.instant})"))
+                  .mkString(", ") match { case "" => "none"; case n => n }})"))
+      }
+    }
 
   private def defaultUser: String =
     try Option(System.getProperty("user.name")).getOrElse("pyhudi")

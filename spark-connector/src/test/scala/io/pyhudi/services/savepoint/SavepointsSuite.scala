@@ -72,7 +72,7 @@ class SavepointsSuite extends AnyFunSuite {
     assert(Savepoints.resolveAsOf(table, Some("compacted-20261122")).contains(c1))
     assert(Savepoints.resolveAsOf(table, Some(c2)).contains(c2))
     assert(Savepoints.find(table, c2).instant == c2)
-    assert(errorOf(Savepoints.resolveAsOf(table, Some("nope"))) == ErrorId.SavepointNotFound)
+    assert(errorOf(Savepoints.resolveAsOf(table, Some("nope"))) == ErrorId.InvalidOptionValue)
     val (c3, _) = commit(table)
     assert(errorOf(Savepoints.create(table, Some(c3), Some("compacted-20261122"))) == ErrorId.SavepointNameTaken)
     assert(errorOf(Savepoints.create(table, Some(c1))) == ErrorId.CannotSavepoint)
