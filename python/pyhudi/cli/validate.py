@@ -124,7 +124,9 @@ def _check_missing(table: HudiTable, timeline: Timeline, listing: Listing, resul
             gid = (f.partition, f.file_id)
             if f.base is not None and timeline.is_committed(f.instant, as_of) and f.instant > newest.get(gid, ""):
                 newest[gid] = f.instant
+        checked = 0
         for gid, (name, instant_time, writer) in sorted(bases.items()):
+            checked += newest[gid] == instant_time
             if newest[gid] == instant_time and absent(gid[0], name):
                 _fail(
                     "missing-file",
@@ -132,13 +134,14 @@ def _check_missing(table: HudiTable, timeline: Timeline, listing: Listing, resul
                     f"base file of the latest slice of file group {gid[1]} (written by {writer}) does not exist",
                 )
         for (gid, name), (base_instant, writer) in sorted(logs.items()):
+            checked += base_instant >= newest.get(gid, "")
             if base_instant >= newest.get(gid, "") and absent(gid[0], name):
                 _fail(
                     "missing-file",
                     where(gid[0], name),
                     f"log file of the latest slice of file group {gid[1]} (written by {writer}) does not exist",
                 )
-        result.checked["latest_slice_files"] = len(bases) + len(logs)
+        result.checked["latest_slice_files"] = checked
     for instant in timeline.pending_compactions:
         for op in read_compaction_plan(instant).get("operations") or []:
             partition = op.get("partitionPath") or ""
