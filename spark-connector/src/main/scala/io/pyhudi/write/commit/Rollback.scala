@@ -43,18 +43,7 @@ object Rollback {
     val files = timeline.stateFiles()
     if (files.exists(i => i.timestamp == target.timestamp && i.isCompleted && i.action != Action.Savepoint))
       throw Errors.cannotRollBackCompleted(target.timestamp)
-    completedRollbackOf(timeline, files, target.timestamp) match {
-      case Some(done) =>
-        cleanUpTarget(table, timeline, target.timestamp)
-        done
-      case None =>
-        val started = System.currentTimeMillis()
-        val rollbackTime = generator.next(files.map(_.timestamp))
-        val plan = RollbackPlanner.plan(table, target)
-        timeline.requested(rollbackTime, Action.Rollback, plan.toBytes)
-        execute(table, timeline, rollbackTime, plan, started)
-        rollbackTime
-    }
+    run(table, timeline, files, target, generator)(RollbackPlanner.plan(table, target))
   }
 
   /**
@@ -67,7 +56,12 @@ object Rollback {
   def rollbackCompleted(table: HoodieTable, target: Instant,
       generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
     val timeline = new TimelineWriter(table.storage, table.metaPath)
-    val files = timeline.stateFiles()
+    run(table, timeline, timeline.stateFiles(), target, generator)(RollbackPlanner.planCompleted(table, target))
+  }
+
+  /** Finishes a completed rollback of `target` found on the timeline, else plans and runs one. */
+  private def run(table: HoodieTable, timeline: TimelineWriter, files: Seq[Instant], target: Instant,
+      generator: InstantTimeGenerator)(plan: => RollbackPlan): String =
     completedRollbackOf(timeline, files, target.timestamp) match {
       case Some(done) =>
         cleanUpTarget(table, timeline, target.timestamp)
@@ -75,12 +69,11 @@ object Rollback {
       case None =>
         val started = System.currentTimeMillis()
         val rollbackTime = generator.next(files.map(_.timestamp))
-        val plan = RollbackPlanner.planCompleted(table, target)
-        timeline.requested(rollbackTime, Action.Rollback, plan.toBytes)
-        execute(table, timeline, rollbackTime, plan, started)
+        val planned = plan
+        timeline.requested(rollbackTime, Action.Rollback, planned.toBytes)
+        execute(table, timeline, rollbackTime, planned, started)
         rollbackTime
     }
-  }
 
   /** The metadata of the completed rollback `rollbackTime`. */
   def metadata(table: HoodieTable, rollbackTime: String): RollbackMetadata = {
