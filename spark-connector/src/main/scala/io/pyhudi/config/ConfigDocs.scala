@@ -7,7 +7,7 @@ import io.pyhudi.table.HoodieTable
  * Renders the option reference in `docs/options.md` from the entries themselves, so the docs
  * cannot drift from the code (a unit test compares the file with this output).
  */
-object ConfigDocs {
+object ConfigDocs extends GeneratedFile {
 
   def markdown: String = {
     val sb = new StringBuilder
@@ -40,9 +40,5 @@ object ConfigDocs {
     sb.append("\n")
   }
 
-  def main(args: Array[String]): Unit = {
-    val text = markdown
-    if (args.isEmpty) print(text)
-    else java.nio.file.Files.write(java.nio.file.Paths.get(args(0)), text.getBytes("UTF-8"))
-  }
+  def text: String = markdown
 }

@@ -17,7 +17,7 @@ import io.pyhudi.schema.MetaFields
  * without its `hoodie.[datasource.[read.|write.]]` prefix, upper case, `_` for separators; the
  * enum class is that name in camel case. The exceptions below keep names callers already use.
  */
-object PythonOptions {
+object PythonOptions extends GeneratedFile {
 
   private val LineWidth = 100
   private val TripleQuote = "\"\"\""
@@ -167,9 +167,5 @@ object PythonOptions {
 
   private def quote(s: String): String = "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
 
-  def main(args: Array[String]): Unit = {
-    val text = source
-    if (args.isEmpty) print(text)
-    else java.nio.file.Files.write(java.nio.file.Paths.get(args(0)), text.getBytes("UTF-8"))
-  }
+  def text: String = source
 }

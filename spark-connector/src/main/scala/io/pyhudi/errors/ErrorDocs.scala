@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.errors
 
+import io.pyhudi.config.GeneratedFile
+
 /**
  * Renders `docs/errors.md` from [[ErrorId.all]], so the list of ids cannot drift from the code
  * (a unit test compares the file with this output).
  */
-object ErrorDocs {
+object ErrorDocs extends GeneratedFile {
 
   /** `io.pyhudi.errors.FooException` has the Python twin `pyhudi.errors.FooError`. */
   def pythonClass(id: ErrorId[_ <: PyhudiException]): String =
@@ -31,9 +33,5 @@ object ErrorDocs {
     sb.toString
   }
 
-  def main(args: Array[String]): Unit = {
-    val text = markdown
-    if (args.isEmpty) print(text)
-    else java.nio.file.Files.write(java.nio.file.Paths.get(args(0)), text.getBytes("UTF-8"))
-  }
+  def text: String = markdown
 }

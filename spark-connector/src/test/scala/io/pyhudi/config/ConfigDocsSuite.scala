@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
-import java.nio.file.{Files, Paths}
-
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.errors.InvalidOptionException
 import io.pyhudi.read.QueryType
+import io.pyhudi.testutil.GeneratedFiles
 
 class ConfigDocsSuite extends AnyFunSuite {
 
   test("docs/options.md is generated from the option definitions") {
-    val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "docs", "options.md")
-    val onDisk = new String(Files.readAllBytes(path), "UTF-8")
-    assert(onDisk == ConfigDocs.markdown,
-      "docs/options.md is stale: run make docs")
+    GeneratedFiles.assertCurrent("docs/options.md", ConfigDocs)
   }
 
   test("enumerations list their valid values in errors") {

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
-import java.nio.file.{Files, Paths}
-
 import org.scalatest.funsuite.AnyFunSuite
+
+import io.pyhudi.testutil.GeneratedFiles
 
 class PythonOptionsSuite extends AnyFunSuite {
 
   private val text = PythonOptions.source
 
   test("python/pyhudi/options.py is generated from the option definitions") {
-    val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "python", "pyhudi", "options.py")
-    val onDisk = new String(Files.readAllBytes(path), "UTF-8")
-    assert(onDisk == text, "python/pyhudi/options.py is stale: run make docs")
+    GeneratedFiles.assertCurrent("python/pyhudi/options.py", PythonOptions)
   }
 
   test("every option has a constant holding its key, and every enumeration a class of its values") {

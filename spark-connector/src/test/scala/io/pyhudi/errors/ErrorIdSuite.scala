@@ -2,17 +2,15 @@
 package io.pyhudi.errors
 
 import java.lang.reflect.Modifier
-import java.nio.file.{Files, Paths}
 
 import org.scalatest.funsuite.AnyFunSuite
+
+import io.pyhudi.testutil.GeneratedFiles
 
 class ErrorIdSuite extends AnyFunSuite {
 
   test("docs/errors.md is generated from the error ids") {
-    val path = Paths.get(sys.props.getOrElse("pyhudi.repo", ".."), "docs", "errors.md")
-    val onDisk = new String(Files.readAllBytes(path), "UTF-8")
-    assert(onDisk == ErrorDocs.markdown,
-      "docs/errors.md is stale: run build/sbt \"connector/runMain io.pyhudi.errors.ErrorDocs docs/errors.md\"")
+    GeneratedFiles.assertCurrent("docs/errors.md", ErrorDocs)
   }
 
   test("ids are unique UPPER_SNAKE_CASE names with a meaning") {
