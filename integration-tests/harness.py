@@ -14,7 +14,7 @@ import os
 import zipfile
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from pyspark.sql.types import (
     ArrayType,
@@ -360,6 +360,15 @@ def hudi_rs_read(
 def spark_rows(df: Any) -> List[Dict[str, Any]]:
     """A DataFrame collected into expected-JSON dicts."""
     return normalize_rows(df.collect(), df.schema)
+
+
+def data_files(path: Path) -> Set[str]:
+    """Base and log files of a table, relative to it."""
+    return {
+        str(p.relative_to(path))
+        for p in path.rglob("*")
+        if p.is_file() and ".hoodie" not in p.relative_to(path).parts and (p.name.endswith(".parquet") or ".log." in p.name)
+    }
 
 
 def timeline_files(path: Path) -> List[str]:

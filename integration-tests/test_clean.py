@@ -78,12 +78,7 @@ def _read_rs(path: Path, as_of: Optional[str] = None) -> List[Row]:
 
 
 def _data_files(path: Path) -> Set[str]:
-    """Base and log files, relative to the table."""
-    return {
-        str(p.relative_to(path))
-        for p in path.rglob("*")
-        if p.is_file() and ".hoodie" not in p.relative_to(path).parts and (p.name.endswith(".parquet") or ".log." in p.name)
-    }
+    return harness.data_files(path)
 
 
 def _group_and_instant(rel: str) -> Tuple[Tuple[str, str], str, bool]:

@@ -131,6 +131,51 @@ def test_rollback_latest_write(spark, tmp_path, table_type):
     assert len(_snapshot(spark, path)) == len(before) + 1
 
 
+def _age_savepoint(path: Path, instant: str, seconds: int) -> None:
+    """Moves a named savepoint's expiry ``seconds`` into the past, as if its days had passed."""
+    import fastavro
+
+    file = path / ".hoodie" / f"{instant}.savepoint"
+    with open(file, "rb") as f:
+        reader = fastavro.reader(f)
+        schema, records = reader.writer_schema, list(reader)
+    label = json.loads(records[0]["comments"])
+    label["expiresAt"] -= seconds
+    records[0]["comments"] = json.dumps(label, separators=(",", ":"))
+    with open(file, "wb") as f:
+        fastavro.writer(f, schema, records)
+
+
+def test_clean_drops_expired_named_savepoints(spark, tmp_path):
+    path = tmp_path / "expiry"
+    _history(spark, path, "COPY_ON_WRITE")
+    first = harness.completed_instants(path)[-1][0]
+    pyhudi.savepoint(spark, str(path), name="short", retain_days=1)
+    at_first = _snapshot(spark, path)
+    _write(spark, path, [("k2", "p0", 20, "v2c")], "COPY_ON_WRITE")
+    pyhudi.savepoint(spark, str(path), name="long", retain_days=30)
+    _more_changes(spark, path, "COPY_ON_WRITE")
+    clean = {"hoodie.clean.commits.retained": "1"}
+
+    # Unexpired, both hold their slices: time travel to them stays exact after a clean.
+    pyhudi.clean(spark, str(path), clean)
+    assert [s["name"] for s in pyhudi.savepoints(spark, str(path))] == ["short", "long"]
+    assert _snapshot(spark, path, **{"as.of.instant": "short"}) == at_first
+
+    # Once "short" has expired, the next clean drops it and deletes the files only it kept.
+    _age_savepoint(path, first, 2 * 86400)
+    files_before = set(harness.data_files(path))
+    assert pyhudi.clean(spark, str(path), clean)
+    assert [s["name"] for s in pyhudi.savepoints(spark, str(path))] == ["long"]
+    assert f"{first}.savepoint" not in harness.timeline_files(path)
+    gone = files_before - set(harness.data_files(path))
+    assert any(f.endswith(f"_{first}.parquet") for f in gone)
+    with pytest.raises(InvalidOptionError), translated():
+        _snapshot(spark, path, **{"as.of.instant": "short"})
+    assert _snapshot(spark, path) == _data(harness.hudi_rs_read(path))
+    _validates(path)
+
+
 def test_errors(spark, tmp_path):
     path = tmp_path / "errors"
     _history(spark, path, "MERGE_ON_READ")

@@ -74,7 +74,7 @@ def savepoint(
 
     ``name`` (a letter, then letters, digits, ``.``, ``_``, ``:`` or ``-``; unique per table)
     can then be given wherever an instant is read (``as_of=``, :func:`restore`);
-    ``retain_days`` records an expiry. Returns the savepointed instant.
+    ``retain_days`` sets an expiry: the first clean after it drops the savepoint. Returns the savepointed instant.
     """
     if retain_days is not None and (not isinstance(retain_days, int) or isinstance(retain_days, bool)):
         raise TypeError(f"retain_days must be an int, not {type(retain_days).__name__}")

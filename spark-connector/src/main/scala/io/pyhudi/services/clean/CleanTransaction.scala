@@ -3,6 +3,9 @@ package io.pyhudi.services.clean
 
 import scala.util.control.NonFatal
 
+import org.slf4j.LoggerFactory
+
+import io.pyhudi.services.savepoint.Savepoints
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, Instant, InstantTimeGenerator, State, TimelineWriter}
@@ -25,6 +28,8 @@ final case class DeleteResult(path: String, deleted: Boolean)
  * deletes on executors, suites delete in place).
  */
 object CleanTransaction {
+
+  private val log = LoggerFactory.getLogger(getClass)
 
   type Deleter = Seq[String] => Seq[DeleteResult]
 
@@ -73,6 +78,11 @@ object CleanTransaction {
   def schedule(table: HoodieTable, config: CleanConfig, concurrency: ConcurrencyConfig,
       generator: InstantTimeGenerator, nowMs: Long): Option[(String, Heartbeat)] =
     locked(table, concurrency) {
+      // An expired savepoint no longer holds its files: drop it before planning so this clean frees them.
+      Savepoints.dropExpired(table, nowMs).foreach { sp =>
+        log.info(s"Clean of ${table.basePath} dropped savepoint ${sp.name.getOrElse(sp.instant)} (${sp.instant}), " +
+          s"expired at ${sp.expiresAt.getOrElse(0L)}")
+      }
       val current = table.reload()
       CleanPlanner.plan(current, config, nowMs).map { plan =>
         val writer = new TimelineWriter(table.storage, table.metaPath)

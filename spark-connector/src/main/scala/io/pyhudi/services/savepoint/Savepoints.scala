@@ -27,7 +27,7 @@ object Savepoints {
   /**
    * Savepoints the completed write `instant` (default: the latest) and returns it.
    *
-   * @param retainDays sets the expiry, recorded for the user; nothing deletes expired savepoints
+   * @param retainDays sets the expiry: the first clean after it deletes the savepoint
    */
   def create(table: HoodieTable, instant: Option[String] = None, name: Option[String] = None,
       retainDays: Option[Int] = None, comment: Option[String] = None, user: String = defaultUser,
@@ -103,6 +103,17 @@ object Savepoints {
       new TimelineWriter(table.storage, table.metaPath).deleteInstantFiles(sp.instant, savepoint = true)
       sp.instant
     }
+
+  /**
+   * Deletes the savepoints whose expiry has passed (named savepoints with `retain_days`); the
+   * caller holds the table lock. Returns them, oldest first.
+   */
+  def dropExpired(table: HoodieTable, nowMs: Long): Seq[Savepoint] = {
+    val expired = list(table).filter(_.expiresAt.exists(_ * 1000L <= nowMs))
+    val writer = new TimelineWriter(table.storage, table.metaPath)
+    expired.foreach(sp => writer.deleteInstantFiles(sp.instant, savepoint = true))
+    expired
+  }
 
   /**
    * `as.of.instant`: an instant time passes through, a name becomes its savepoint's instant. A

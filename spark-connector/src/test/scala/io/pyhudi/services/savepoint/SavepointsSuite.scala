@@ -5,6 +5,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.errors.{ErrorId, PyhudiException}
 import io.pyhudi.filegroup.PartitionMetafile
+import io.pyhudi.services.clean.{CleanConfig, CleanPolicy, CleanTransaction}
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.{Action, CommitMetadata, State}
 import io.pyhudi.timeline.avro.SavepointMetadata
@@ -102,6 +103,30 @@ class SavepointsSuite extends AnyFunSuite {
     tx.markers.create("", s"${id}_0-1-0_${tx.instantTime}.parquet", IOType.Create)
     tx.commit(Seq(writeBaseFile(table, id, "0-1-0", tx.instantTime)), Extra)
     assert(table.reload().timeline.completedWriteTimes(tx.instantTime))
+  }
+
+  test("clean drops expired savepoints, then frees their files; unexpired ones keep theirs") {
+    val table = createTable(TableType.CopyOnWrite)
+    val (c1, g) = commit(table)
+    val (c2, _) = commit(table, Some(g))
+    val day = 86400000L
+    val t0 = 1700000000000L
+    Savepoints.create(table, Some(c1), Some("short"), Some(1), nowMs = t0)
+    Savepoints.create(table, Some(c2), Some("long"), Some(30), nowMs = t0)
+    (1 to 3).foreach(_ => commit(table, Some(g)))
+    val c1File = s"${table.basePath}/${g}_0-1-0_$c1.parquet"
+    val config = CleanConfig(CleanPolicy.KeepLatestCommits, commitsRetained = 1)
+    def cleanAt(nowMs: Long) = CleanTransaction.clean(table.reload(), config, CleanTransaction.deleteLocally(storage),
+      nowMs = () => nowMs)
+
+    // Before the expiry both savepoints hold their slices.
+    cleanAt(t0 + day / 2)
+    assert(Savepoints.list(table).flatMap(_.name) == Seq("short", "long") && storage.exists(c1File))
+    // After it, the clean deletes the savepoint's files and then c1's slice.
+    assert(cleanAt(t0 + day + 1).nonEmpty)
+    assert(Savepoints.list(table).flatMap(_.name) == Seq("long"))
+    assert(!metaFiles(table).exists(_.startsWith(s"$c1.savepoint")) && !storage.exists(c1File))
+    assert(storage.exists(s"${table.basePath}/${g}_0-1-0_$c2.parquet"))
   }
 
   test("labels: Hudi's plain comments carry no name; JSON without a name is a comment") {
