@@ -6,6 +6,8 @@ Every check compares pyhudi, Apache Hudi and, where it reads the query, hudi-rs 
 """
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -19,6 +21,7 @@ from tables import HUDI_0X, HUDI_LATEST
 pytestmark = pytest.mark.interop
 
 COW, MOR = "COPY_ON_WRITE", "MERGE_ON_READ"
+PYHUDI = Path(sys.executable).parent / "pyhudi"
 
 
 def check_snapshot(spark: Any, hudi: HudiWorker, path: Path, model: t.Model, context: str) -> None:
@@ -43,6 +46,31 @@ def check_queries(spark: Any, hudi: HudiWorker, path: Path, context: str) -> Non
         assert t.with_meta(ours) == t.with_meta(theirs), f"{context}: {name} differs from Apache Hudi {hudi.version}"
     assert t.data(t.pyhudi_read(spark, path, t.as_of(instants[1]))) == t.data(t.hudi_rs_read(path, instants[1])), \
         f"{context}: time travel differs from hudi-rs"
+
+
+def check_cli(spark: Any, path: Path, context: str) -> None:
+    """The Spark-free ``pyhudi`` command on a table: validate passes, the timeline lists the
+    completed writes, the latest slices are hudi-rs's, and stats count the read-optimized rows."""
+    def cli(*args: str) -> Dict[str, Any]:
+        done = subprocess.run([str(PYHUDI), *args, str(path), "--json"], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"{context}: pyhudi {' '.join(args)} -> {done.returncode}\n{done.stdout}{done.stderr}"
+        return json.loads(done.stdout)
+
+    assert cli("validate")["ok"] is True, context
+    timeline = cli("timeline")["instants"]
+    writes = [i["instant"] for i in timeline
+              if i["state"] == "completed" and i["action"] in ("commit", "deltacommit", "replacecommit")]
+    assert writes == t.completed(path), f"{context}: pyhudi timeline"
+    from hudi import HudiTableBuilder
+
+    served = {(s.partition_path, s.file_id, s.base_file_name or None, tuple(s.log_file_names))
+              for s in HudiTableBuilder.from_base_uri(str(path)).build().get_file_slices()}
+    groups = cli("file-groups")["file_groups"]
+    latest = {(g["partition"], g["file_id"], s["base_file"]["name"] if s["base_file"] else None,
+               tuple(lg["name"] for lg in s["log_files"]))
+              for g in groups for s in g["slices"] if s["state"] == "latest"}
+    assert latest == served, f"{context}: pyhudi file-groups differ from hudi-rs"
+    assert cli("stats")["total"]["records"] == len(t.pyhudi_read(spark, path, t.READ_OPTIMIZED)), context
 
 
 # ---- pyhudi writes, Apache Hudi reads
@@ -109,6 +137,7 @@ def test_pyhudi_reads_what_apache_hudi_writes(spark: Any, hudi: Callable[[str], 
             model.upsert(rows)
         check_snapshot(spark, h, path, model, f"Apache Hudi {version} {table_type} after {op}")
     check_queries(spark, h, path, f"Apache Hudi {version} {table_type}")
+    check_cli(spark, path, f"Apache Hudi {version} {table_type}")
 
 
 # ---- both engines write the same table in turns
@@ -187,6 +216,7 @@ def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[
         model.upsert(rows)
         check_snapshot(spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after the pyhudi clean")
     assert len(clean_instants(path)) > 1, f"Apache Hudi {version} did not clean after pyhudi's clean"
+    check_cli(spark, path, f"{version} {table_type} after Apache Hudi's clean")
     rows = [t.row(i, 1000, "p") for i in range(0, 36, 5)]
     t.pyhudi_write(spark, path, rows, opts("upsert", **retain))
     model.upsert(rows)
