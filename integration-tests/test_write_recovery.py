@@ -161,6 +161,18 @@ def test_killed_writer_is_invisible_and_rolled_back(spark, tmp_path, operation):
     assert harness.completed_instants(path) == [(first, "commit")]
     assert failed in harness.pending_instants(path)
     assert files_at_kill, f"the writer was killed before it wrote any file of {failed}"
+    # The killed driver's timeline service had batched the markers (the default marker type):
+    # every data file on disk at the kill is in a MARKERS<n> file, and no direct marker exists.
+    temp = path / ".hoodie" / ".temp" / failed
+    assert (temp / "MARKERS.type").read_text() == "TIMELINE_SERVER_BASED"
+    batched = {
+        line for f in temp.glob("MARKERS*") if f.name != "MARKERS.type" for line in f.read_text().split("\n") if line
+    }
+    assert not list(temp.rglob("*.marker.*")), "direct markers next to the timeline service's"
+    for f in files_at_kill:
+        if f.name.endswith(".parquet"):
+            rel = str(f.relative_to(path))
+            assert f"{rel}.marker.CREATE" in batched or f"{rel}.marker.MERGE" in batched, f"{rel} has no marker"
 
     # Both readers still see exactly the last committed state.
     read = ws.assert_readers_agree(spark, path, f"after killing the {operation} at {failed}")

@@ -80,6 +80,12 @@ __all__ = [
     "KEYGEN_TIMEBASED_INPUT_DATEFORMAT",
     "KEYGEN_TIMEBASED_OUTPUT_DATEFORMAT",
     "KEYGEN_TIMEBASED_TIMEZONE",
+    "EMBED_TIMELINE_SERVER",
+    "EMBED_TIMELINE_SERVER_PORT",
+    "WRITE_MARKERS_TYPE",
+    "WriteMarkersType",
+    "MARKERS_TIMELINE_SERVER_BASED_BATCH_NUM_THREADS",
+    "MARKERS_TIMELINE_SERVER_BASED_BATCH_INTERVAL_MS",
     "IS_DELETED_COLUMN",
 ]
 
@@ -682,6 +688,54 @@ KEYGEN_TIMEBASED_TIMEZONE = "hoodie.keygen.timebased.timezone"
 text without an offset is read.
 
 Default: ``UTC``.
+"""
+
+EMBED_TIMELINE_SERVER = "hoodie.embed.timeline.server"
+"""Run the timeline service in the driver (started on the first write of a SparkSession, reused by
+later ones, stopped with it); with false, writes use direct markers.
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+EMBED_TIMELINE_SERVER_PORT = "hoodie.embed.timeline.server.port"
+"""Port of the driver's timeline service; 0 picks a free one. A port that is taken makes writes use
+direct markers.
+
+Default: ``0``.
+"""
+
+WRITE_MARKERS_TYPE = "hoodie.write.markers.type"
+"""How tasks record the data files they are about to write (.hoodie/.temp/<instant>/): one marker
+file per data file (DIRECT), or requests to the driver's timeline service, which writes them in
+batches into MARKERS<n> files (TIMELINE_SERVER_BASED); a task whose request fails writes a direct
+marker instead.
+
+Default: ``TIMELINE_SERVER_BASED``.
+
+Valid values (:class:`WriteMarkersType`): ``DIRECT``, ``TIMELINE_SERVER_BASED``.
+"""
+
+
+class WriteMarkersType(_StrEnum):
+    """Values of :data:`WRITE_MARKERS_TYPE`."""
+
+    DIRECT = "DIRECT"
+    TIMELINE_SERVER_BASED = "TIMELINE_SERVER_BASED"
+
+
+MARKERS_TIMELINE_SERVER_BASED_BATCH_NUM_THREADS = "hoodie.markers.timeline_server_based.batch.num_threads"
+"""TIMELINE_SERVER_BASED markers: how many MARKERS<n> files a write's markers are spread over.
+
+Default: ``20``.
+"""
+
+MARKERS_TIMELINE_SERVER_BASED_BATCH_INTERVAL_MS = "hoodie.markers.timeline_server_based.batch.interval_ms"
+"""TIMELINE_SERVER_BASED markers: how often the timeline service writes the markers it received; a
+task's request returns once its marker is written.
+
+Default: ``50``.
 """
 
 IS_DELETED_COLUMN = "_hoodie_is_deleted"

@@ -97,7 +97,7 @@ object WriteConfig {
 
   /** Every write option. */
   /** Every write option, in documentation order. */
-  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ KeyGenEntries
+  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ KeyGenEntries ++ TimelineServiceEntries
 
   private def list(key: String, doc: String): ConfigEntry[Seq[String]] =
     ConfigEntry[Seq[String]](key, None, doc,
@@ -297,6 +297,35 @@ object WriteConfig {
   val CleanHoursRetained: ConfigEntry[Int] = int("hoodie.clean.hours.retained", 24,
     "KEEP_LATEST_BY_HOURS: hours back from now (UTC instant times) whose commits stay readable.")
     .withAlternatives("hoodie.cleaner.hours.retained")
+
+  // Timeline service (docs/timeline-service.md).
+
+  val EmbedTimelineServer: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.embed.timeline.server", default = true,
+    "Run the timeline service in the driver (started on the first write of a SparkSession, reused by later " +
+      "ones, stopped with it); with false, writes use direct markers.")
+
+  val EmbedTimelineServerPort: ConfigEntry[Int] = ConfigEntry[Int]("hoodie.embed.timeline.server.port", Some(0),
+    "Port of the driver's timeline service; 0 picks a free one. A port that is taken makes writes use direct markers.",
+    (k, v) =>
+      v.trim.toIntOption.filter(p => p >= 0 && p <= 65535).getOrElse(
+        throw Errors.invalidOption(k, v, "expected a port number from 0 to 65535")))
+
+  val MarkersType: ConfigEntry[io.pyhudi.write.commit.MarkerType] = ConfigEntry.enumeration(
+    "hoodie.write.markers.type", io.pyhudi.write.commit.MarkerType.TimelineServerBased,
+    io.pyhudi.write.commit.MarkerType.All, (m: io.pyhudi.write.commit.MarkerType) => m.name,
+    "How tasks record the data files they are about to write (.hoodie/.temp/<instant>/): one marker file per " +
+      "data file (DIRECT), or requests to the driver's timeline service, which writes them in batches into " +
+      "MARKERS<n> files (TIMELINE_SERVER_BASED); a task whose request fails writes a direct marker instead.")
+
+  val MarkersBatchNumThreads: ConfigEntry[Int] = int("hoodie.markers.timeline_server_based.batch.num_threads", 20,
+    "TIMELINE_SERVER_BASED markers: how many MARKERS<n> files a write's markers are spread over.")
+
+  val MarkersBatchIntervalMs: ConfigEntry[Long] = long("hoodie.markers.timeline_server_based.batch.interval_ms", 50L,
+    "TIMELINE_SERVER_BASED markers: how often the timeline service writes the markers it received; a task's " +
+      "request returns once its marker is written.")
+
+  val TimelineServiceEntries: Seq[ConfigEntry[_]] = Seq(EmbedTimelineServer, EmbedTimelineServerPort, MarkersType,
+    MarkersBatchNumThreads, MarkersBatchIntervalMs)
 
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,

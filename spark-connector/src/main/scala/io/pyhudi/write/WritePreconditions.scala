@@ -16,6 +16,9 @@ object WritePreconditions {
    * @throws io.pyhudi.errors.InvalidOptionException for `hoodie.populate.meta.fields=false`
    */
   def check(options: Map[String, String], existing: Option[TableConfig], path: String): Unit = {
+    // Every option given is parsed now, so a bad value fails before the table is touched, even
+    // one that only a later step (a service after the commit, say) would read.
+    WriteConfig.entries.foreach(_.from(options))
     val noMetaFields = options.exists { case (k, v) =>
       k.equalsIgnoreCase(TableConfig.PopulateMetaFields) && v.trim.equalsIgnoreCase("false")
     }

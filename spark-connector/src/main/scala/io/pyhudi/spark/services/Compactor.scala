@@ -87,7 +87,8 @@ object Compactor {
       Long.MaxValue, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, WriteConfig.CompressionCodec.from(options).get,
         WriteConfig.ParquetBlockSize.from(options).get, WriteConfig.ParquetPageSize.from(options).get),
-      _ => Iterator.empty, config.name)
+      _ => Iterator.empty, config.name,
+      timelineService = EmbeddedTimelineService.forWrite(spark, table.basePath, options))
     val reader = ParquetReaderShim.buildReader(spark, tableSchema, tableSchema, Nil, returningBatch = false, hadoopConf)
     val slices: Seq[FileSlice] =
       plan.operations.getOrElse(Nil).map(op => CompactionOperations.toFileSlice(table, instant, op))
@@ -99,6 +100,8 @@ object Compactor {
       val merged = new FileSliceReader(storage, readCtx, base, bytes => ParquetReaderShim.readBytes(reader, bytes))
       slice -> new CompactHandle(writeCtx, slice, WriteExecution.writeToken()).write(merged.read(slice))
     }.collect().toSeq
+    writeCtx.timelineService.foreach(_ =>
+      EmbeddedTimelineService.instantEnded(CompactionTransaction.markers(table, instant).folder))
     val stats = results.map { case (slice, r) =>
       val output =
         BaseFile.parse(writeCtx.absolutePath(r.partitionPath, r.relativePath.split('/').last), r.fileSize).get

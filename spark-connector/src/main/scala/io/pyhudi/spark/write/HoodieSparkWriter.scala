@@ -14,7 +14,7 @@ import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
 import io.pyhudi.services.compaction.CompactionPlanner
-import io.pyhudi.spark.services.{Cleaner, Compactor}
+import io.pyhudi.spark.services.{Cleaner, Compactor, EmbeddedTimelineService}
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -77,7 +77,8 @@ object HoodieSparkWriter {
         WriteTransaction.requireNoLiveWriters(recovered, concurrency)
         // Logs are always written against a completed slice: finish scheduled compactions first.
         val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
-        run(spark, ready, spec, df, tableData, conf, concurrency)
+        run(spark, ready, spec, df, tableData, conf, concurrency,
+          EmbeddedTimelineService.forWrite(spark, ready.basePath, effective))
         ready
       } catch {
         case e: Throwable if created && !othersWrote(table, ConcurrencyConfig.from(effective)) =>
@@ -113,7 +114,8 @@ object HoodieSparkWriter {
     } catch { case scala.util.control.NonFatal(_) => true } // unsure: keep the table
 
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
-      tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration, concurrency: ConcurrencyConfig): Unit = {
+      tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration, concurrency: ConcurrencyConfig,
+      timelineService: Option[String]): Unit = {
     val sc = spark.sparkContext
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
@@ -124,7 +126,8 @@ object HoodieSparkWriter {
       spec.precombineField.map(f => tableSchema.fieldNames.indexOf(f)).filter(_ >= 0),
       spec.bloom, spec.sizing.maxFileSize, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, spec.codec, spec.blockSize, spec.pageSize),
-      TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize)
+      TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize,
+      timelineService)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
     val route = WritePath.of(spec) match {
@@ -206,6 +209,7 @@ object HoodieSparkWriter {
         throw e
     } finally {
       cached.foreach(_.unpersist(blocking = false))
+      timelineService.foreach(_ => EmbeddedTimelineService.instantEnded(txn.markers.folder))
     }
   }
 

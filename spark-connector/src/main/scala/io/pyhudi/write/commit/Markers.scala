@@ -40,12 +40,17 @@ final case class Marker(partitionPath: String, fileName: String, ioType: IOType)
   def markerName: String = s"$dataPath${Markers.Infix}$ioType"
 }
 
+/** Records, before a task writes a data file, that it is about to. */
+trait MarkerWriter {
+  def create(partitionPath: String, fileName: String, ioType: IOType): Marker
+}
+
 /**
  * The markers of one instant under `.hoodie/.temp/<instant>/`. This writer creates direct
  * markers (one empty file per data file, created before the data file); [[list]] also reads
  * the `MARKERS<n>` files that Hudi's timeline server writes when `MARKERS.type` is present.
  */
-final class Markers(storage: Storage, basePath: String, val instantTime: String) {
+final class Markers(storage: Storage, basePath: String, val instantTime: String) extends MarkerWriter {
 
   /** The instant's marker folder. */
   val folder: String = s"$basePath/.hoodie/.temp/$instantTime"
@@ -71,9 +76,7 @@ final class Markers(storage: Storage, basePath: String, val instantTime: String)
     // Timeline-server markers: top-level MARKERS0, MARKERS1, ... with one marker name per line.
     val batched =
       if (!files.exists(_._1 == Markers.TypeFile)) Nil
-      else files.filter { case (relative, _) =>
-        relative.startsWith("MARKERS") && relative != Markers.TypeFile && !relative.contains('/')
-      }.flatMap { case (_, path) =>
+      else files.filter { case (relative, _) => Markers.isBatchFile(relative) }.flatMap { case (_, path) =>
         new String(storage.readAll(path), UTF_8).split('\n').map(_.trim).filter(_.nonEmpty).flatMap(Markers.parse)
       }
     (direct ++ batched).distinct
@@ -89,6 +92,16 @@ final class Markers(storage: Storage, basePath: String, val instantTime: String)
 object Markers {
   val Infix = ".marker."
   val TypeFile = "MARKERS.type"
+
+  /** Prefix of the timeline service's batch files, `MARKERS0`, `MARKERS1`, ... */
+  val BatchPrefix = "MARKERS"
+
+  /**
+   * A batch file (or one being replaced, `MARKERS<n>.tmp`, which holds a superset of it) at the
+   * top of the marker folder: Apache Hudi reads every such file too.
+   */
+  def isBatchFile(relative: String): Boolean =
+    relative.startsWith(BatchPrefix) && relative != TypeFile && !relative.contains('/')
 
   /** Parses `<partition>/<dataFileName>.marker.<IOType>`; None for any other name. */
   def parse(relativeName: String): Option[Marker] = {

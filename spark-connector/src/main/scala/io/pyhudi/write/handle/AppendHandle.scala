@@ -11,7 +11,7 @@ import io.pyhudi.filegroup.{LogFile, PartitionMetafile}
 import io.pyhudi.logfile.{DeleteRecord, LogBlock, LogBlockWriter}
 import io.pyhudi.storage.Storage
 import io.pyhudi.write.WriteRecord
-import io.pyhudi.write.commit.{IOType, Markers}
+import io.pyhudi.write.commit.IOType
 
 /**
  * Appends the updates and deletes of one instant to an existing file slice (merge-on-read) as
@@ -84,7 +84,7 @@ final class AppendHandle(
           deleteBlock(dels)
       val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
       val bytes = LogBlockWriter.encodeFile(blocks)
-      new Markers(storage, ctx.basePath, ctx.instantTime).create(partitionPath, name, IOType.Append)
+      ctx.markers(storage).create(partitionPath, name, IOType.Append)
       storage.create(ctx.absolutePath(partitionPath, name), bytes)
       val keys = chunk.map(_._2) ++ dels.map(_.key)
       results += HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, name), Some(baseInstant),

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import io.pyhudi.filegroup.PartitionMetafile
 import io.pyhudi.index.bloom.BaseFileFooter
 import io.pyhudi.storage.Storage
-import io.pyhudi.write.commit.{IOType, Markers}
+import io.pyhudi.write.commit.IOType
 
 /**
  * One base file being written by a handle: marker first, then the file, tracking the record
@@ -28,7 +28,7 @@ private[handle] final class FileWrite(
   var written = 0L
 
   PartitionMetafile.ensure(storage, ctx.basePath, partitionPath, ctx.instantTime)
-  new Markers(storage, ctx.basePath, ctx.instantTime).create(partitionPath, fileName, ioType)
+  ctx.markers(storage).create(partitionPath, fileName, ioType)
   private val writer = ctx.writers.open(ctx.absolutePath(partitionPath, fileName))
 
   def write(key: String, row: InternalRow): Unit = {

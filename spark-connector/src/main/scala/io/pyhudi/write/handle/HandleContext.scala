@@ -11,7 +11,9 @@ import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.index.bloom.{BloomFilter, BloomFilterType}
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.MetaFields
-import io.pyhudi.storage.SerializableConfiguration
+import io.pyhudi.storage.{SerializableConfiguration, Storage}
+import io.pyhudi.timelineservice.TimelineServerMarkers
+import io.pyhudi.write.commit.MarkerWriter
 
 /** Bloom filter settings for base file footers. */
 final case class BloomConfig(numEntries: Int, fpp: Double, filterType: BloomFilterType, maxEntries: Int) {
@@ -28,6 +30,8 @@ final case class BloomConfig(numEntries: Int, fpp: Double, filterType: BloomFilt
  * @param readBase        reads a base file's rows in `tableSchema` (Spark's parquet reader)
  * @param tableName       `hoodie.table.name`, which names the Avro record of log blocks
  * @param maxLogFileSize  size at which a merge-on-read append rolls over to the next log file
+ * @param timelineService host:port of the driver's timeline service that takes the markers, or
+ *                        None for direct markers
  */
 final case class HandleContext(
     basePath: String,
@@ -41,7 +45,12 @@ final case class HandleContext(
     writers: BaseFileWriterFactory,
     readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow],
     tableName: String,
-    maxLogFileSize: Long = 1073741824L) {
+    maxLogFileSize: Long = 1073741824L,
+    timelineService: Option[String] = None) {
+
+  /** Where this write's tasks record their markers. */
+  def markers(storage: Storage): MarkerWriter =
+    TimelineServerMarkers.writer(storage, basePath, instantTime, timelineService)
 
   def dataWidth: Int = tableSchema.size - 5
 
