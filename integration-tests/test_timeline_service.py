@@ -136,3 +136,29 @@ def test_bad_marker_options_fail_before_anything_is_written(spark, tmp_path):
             _write(spark, path, _rows(3, 1, "a"), "COPY_ON_WRITE", **{key: value})
         assert key in str(err.value)
         assert not path.exists() or not harness.completed_instants(path)
+
+
+def test_view_lookups_from_tasks_through_the_service_and_without(spark, tmp_path):
+    from hudi import HudiTableBuilder
+
+    path = tmp_path / "view"
+    load = _rows(300, 1, "a", parts=12)
+    _write(spark, path, load, "MERGE_ON_READ")
+    _write(spark, path, _rows(120, 2, "b", parts=12), "MERGE_ON_READ")
+    slices = HudiTableBuilder.from_base_uri(str(path)).build().get_file_slices()
+    truth = {(s.partition_path, s.file_id): s.base_file_name for s in slices}
+    asks = [[p, f] for (p, f) in truth] * 5 + [["p0", "no-such-group"]]
+    expected = [truth.get((p, f), "") for p, f in asks]
+
+    lookups = _jvm(spark).spark.services.ViewLookups
+    remote, fallbacks = int(lookups.remoteAnswers()), int(lookups.fallbacks())
+    assert list(lookups.latestBaseFiles(spark._jsparkSession, str(path), asks, 4, True)) == expected
+    assert int(lookups.remoteAnswers()) - remote == len(asks) and int(lookups.fallbacks()) == fallbacks
+    assert list(lookups.latestBaseFiles(spark._jsparkSession, str(path), asks, 4, False)) == expected
+    assert int(lookups.remoteAnswers()) - remote == len(asks)
+
+    # With the service gone (nothing listens at the address), every task falls back to its own
+    # view, once, and answers the same.
+    remote = int(lookups.remoteAnswers())
+    assert list(lookups.latestBaseFilesVia(spark._jsparkSession, str(path), asks, 4, "127.0.0.1:9")) == expected
+    assert int(lookups.fallbacks()) - fallbacks == 4 and int(lookups.remoteAnswers()) == remote

@@ -732,8 +732,9 @@ Default: ``20``.
 """
 
 MARKERS_TIMELINE_SERVER_BASED_BATCH_INTERVAL_MS = "hoodie.markers.timeline_server_based.batch.interval_ms"
-"""TIMELINE_SERVER_BASED markers: how often the timeline service writes the markers it received; a
-task's request returns once its marker is written.
+"""TIMELINE_SERVER_BASED markers: how often an idle timeline service checks for requests. Unlike
+Apache Hudi's, pyhudi's service does not wait for the interval: it writes as soon as a request
+arrives, and the requests that arrive while it writes form the next batch.
 
 Default: ``50``.
 """

@@ -321,8 +321,9 @@ object WriteConfig {
     "TIMELINE_SERVER_BASED markers: how many MARKERS<n> files a write's markers are spread over.")
 
   val MarkersBatchIntervalMs: ConfigEntry[Long] = long("hoodie.markers.timeline_server_based.batch.interval_ms", 50L,
-    "TIMELINE_SERVER_BASED markers: how often the timeline service writes the markers it received; a task's " +
-      "request returns once its marker is written.")
+    "TIMELINE_SERVER_BASED markers: how often an idle timeline service checks for requests. Unlike Apache " +
+      "Hudi's, pyhudi's service does not wait for the interval: it writes as soon as a request arrives, and the " +
+      "requests that arrive while it writes form the next batch.")
 
   val TimelineServiceEntries: Seq[ConfigEntry[_]] = Seq(EmbedTimelineServer, EmbedTimelineServerPort, MarkersType,
     MarkersBatchNumThreads, MarkersBatchIntervalMs)

@@ -2,7 +2,7 @@
 package io.pyhudi.timelineservice
 
 import java.nio.charset.StandardCharsets.UTF_8
-import java.util.concurrent.{CompletableFuture, ConcurrentLinkedQueue, Executors, ThreadFactory, TimeUnit}
+import java.util.concurrent.{CompletableFuture, LinkedBlockingQueue, TimeUnit}
 
 import scala.collection.mutable
 import scala.util.control.NonFatal
@@ -11,8 +11,8 @@ import io.pyhudi.storage.Storage
 import io.pyhudi.write.commit.{MarkerType, Markers}
 
 /**
- * The timeline service's marker store: requests to create markers are queued and, every
- * `intervalMs`, written together into the marker folder's `MARKERS0` … `MARKERS<numFiles-1>`
+ * The timeline service's marker store: requests to create markers are queued and written
+ * together (all requests waiting when a write starts form one batch) into the marker folder's `MARKERS0` … `MARKERS<numFiles-1>`
  * files (one marker name per line) plus `MARKERS.type`, the layout Apache Hudi's timeline
  * server writes (hudi-format.md §7). A request completes only after the file holding its
  * marker was written, so a marker is durable before its task writes the data file.
@@ -32,16 +32,23 @@ final class MarkerBatcher(storage: Storage, numFiles: Int, intervalMs: Long) ext
     var next = 0
   }
 
-  private val queue = new ConcurrentLinkedQueue[Request]()
+  private val queue = new LinkedBlockingQueue[Request]()
   private val folders = mutable.HashMap.empty[String, Folder]
-  private val flusher = Executors.newSingleThreadScheduledExecutor(new ThreadFactory {
-    override def newThread(r: Runnable): Thread = {
-      val t = new Thread(r, "pyhudi-marker-batcher")
-      t.setDaemon(true)
-      t
-    }
-  })
-  flusher.scheduleWithFixedDelay(() => flush(), intervalMs, intervalMs, TimeUnit.MILLISECONDS)
+  @volatile private var closed = false
+
+  // Writes as soon as requests are waiting: requests that arrive while a batch is being written
+  // form the next batch, so batches grow with the load and a lone request waits for one write.
+  private val flusher: Thread = {
+    val t = new Thread(() =>
+        while (!closed) {
+          val first = queue.poll(intervalMs, TimeUnit.MILLISECONDS)
+          if (first != null) flush(Some(first))
+        },
+      "pyhudi-marker-batcher")
+    t.setDaemon(true)
+    t.start()
+    t
+  }
 
   /** Queues a marker; the future is true once it is durable, false when the folder had it already. */
   def create(folder: String, markerName: String): CompletableFuture[Boolean] = {
@@ -65,9 +72,11 @@ final class MarkerBatcher(storage: Storage, numFiles: Int, intervalMs: Long) ext
   /** Forgets a folder's state after its instant ended, without touching storage. */
   def forget(folder: String): Unit = synchronized(folders.remove(folder))
 
-  /** Writes every queued marker now; the scheduled flush calls this. */
-  def flush(): Unit = synchronized {
-    val batch = Iterator.continually(queue.poll()).takeWhile(_ != null).toSeq
+  /** Writes every queued marker now. */
+  def flush(): Unit = flush(None)
+
+  private def flush(first: Option[Request]): Unit = synchronized {
+    val batch = first.toSeq ++ Iterator.continually(queue.poll()).takeWhile(_ != null).toSeq
     batch.groupBy(_.folder).foreach { case (path, requests) => flushFolder(path, requests) }
   }
 
@@ -130,8 +139,8 @@ final class MarkerBatcher(storage: Storage, numFiles: Int, intervalMs: Long) ext
     })
 
   override def close(): Unit = {
-    flusher.shutdown()
-    flusher.awaitTermination(intervalMs + 5000, TimeUnit.MILLISECONDS)
+    closed = true
+    flusher.join(intervalMs + 5000)
     flush()
   }
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.{ExecutorService, Executors, TimeUnit}
 
 import scala.util.control.NonFatal
 
-import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.sun.net.httpserver.{HttpExchange, HttpServer}
 import org.slf4j.LoggerFactory
 
@@ -27,10 +27,12 @@ final case class TimelineServiceConfig(
  * was registered for ([[register]]); any other path is refused, so a service reachable on the
  * network cannot be used to create or delete files elsewhere.
  *
- * Endpoints (query parameters `markerdirpath`, `markername`, as Apache Hudi names them):
+ * Marker endpoints (query parameters `markerdirpath`, `markername`, as Apache Hudi names them):
  * `POST /v1/hoodie/marker/create` (`true`, or `false` when the marker existed), `GET
  * /v1/hoodie/marker/markers/all` (a JSON array), `GET /v1/hoodie/marker/dir/exists`, `POST
- * /v1/hoodie/marker/dir/delete`.
+ * /v1/hoodie/marker/dir/delete`. View endpoints (`GET /v1/hoodie/view/...`, parameters
+ * `basepath`, `partition`, `fileid`, `maxinstant`, `lastinstantts`) answer from one shared
+ * [[TableView]] per table; [[RemoteTableView]] is their client.
  */
 final class TimelineService(storage: Storage, config: TimelineServiceConfig) extends AutoCloseable {
   import TimelineService.BadRequest
@@ -38,7 +40,8 @@ final class TimelineService(storage: Storage, config: TimelineServiceConfig) ext
   private val log = LoggerFactory.getLogger(getClass)
   private val mapper = new ObjectMapper()
   private val batcher = new MarkerBatcher(storage, config.markerBatchFiles, config.markerBatchIntervalMs)
-  @volatile private var tables = Set.empty[String]
+  @volatile private var tables = Map.empty[String, String] // normalized -> as registered
+  private val views = new java.util.concurrent.ConcurrentHashMap[String, TableView]()
   @volatile private var running = true
   private val markersLeft = new java.util.concurrent.atomic.AtomicInteger(Int.MaxValue)
   private val handlers: ExecutorService = Executors.newFixedThreadPool(config.handlerThreads,
@@ -67,9 +70,44 @@ final class TimelineService(storage: Storage, config: TimelineServiceConfig) ext
       ex => respond(ex)(markerDir(ex).map(d => batcher.exists(d).toString)))
     s.createContext(TimelineService.DeleteMarkerDir,
       ex => respond(ex)(markerDir(ex).map(d => batcher.delete(d).toString)))
+    def view(path: String)(answer: (HttpExchange, TableView) => JsonNode): Unit =
+      s.createContext(path, ex => respond(ex)(tableView(ex).map(v => ViewJson.write(answer(ex, v)))))
+    def partition(ex: HttpExchange): String =
+      param(ex, TimelineService.PartitionParam).getOrElse(throw BadRequest("partition is missing"))
+    def maxInstant(ex: HttpExchange): Option[String] = param(ex, TimelineService.MaxInstantParam).filter(_.nonEmpty)
+    view(TimelineService.AllPartitions)((_, v) => ViewJson.strings(v.partitions))
+    view(TimelineService.LatestBaseFiles)((ex, v) =>
+      ViewJson.array(v.latestBaseFiles(partition(ex), maxInstant(ex)))(ViewJson.baseFile))
+    view(TimelineService.LatestBaseFile) { (ex, v) =>
+      val fileId = param(ex, TimelineService.FileIdParam).getOrElse(throw BadRequest("fileid is missing"))
+      ViewJson.array(v.latestBaseFile(partition(ex), fileId).toSeq)(ViewJson.baseFile)
+    }
+    view(TimelineService.AllLatestBaseFiles)((_, v) => ViewJson.array(v.allLatestBaseFiles)(ViewJson.baseFile))
+    view(TimelineService.LatestSlices)((ex, v) =>
+      ViewJson.array(v.latestSlices(partition(ex), maxInstant(ex)))(ViewJson.slice))
+    view(TimelineService.PendingCompactions)((_, v) => ViewJson.pending(v.pendingCompactions))
+    view(TimelineService.PendingClustering)((_, v) => ViewJson.array(v.pendingClusteringGroups)(ViewJson.groupId))
+    view(TimelineService.ReplacedFileGroups)((ex, v) =>
+      ViewJson.array(v.replacedFileGroups(maxInstant(ex)).toSeq.sortBy(g => (g.partitionPath, g.fileId)))(
+        ViewJson.groupId))
+    view(TimelineService.Timeline)((_, v) => ViewJson.array(v.timeline)(ViewJson.instant))
     s.start()
     s
   }
+
+  /** The shared view of the registered table the request names, brought up to the caller's latest instant. */
+  private def tableView(ex: HttpExchange): Either[(Int, String), TableView] =
+    param(ex, TimelineService.BasePathParam) match {
+      case None => Left(400 -> "basepath is missing")
+      case Some(path) =>
+        tables.get(TimelineService.normalize(path)) match {
+          case None => Left(403 -> s"$path is not a table this service serves")
+          case Some(registeredAs) =>
+            val v = views.computeIfAbsent(registeredAs, p => new TableView(storage, p))
+            v.sync(param(ex, TimelineService.LastInstantParam).filter(_.nonEmpty))
+            Right(v)
+        }
+    }
 
   /** host:port executors connect to. */
   val address: String = s"${config.host}:${server.getAddress.getPort}"
@@ -90,9 +128,13 @@ final class TimelineService(storage: Storage, config: TimelineServiceConfig) ext
   }
 
   /** Serve this table (its base path, as the writer spells it). */
-  def register(basePath: String): Unit = synchronized(tables += TimelineService.normalize(basePath))
+  def register(basePath: String): Unit = synchronized(tables += TimelineService.normalize(basePath) -> basePath)
 
   def registered(basePath: String): Boolean = tables.contains(TimelineService.normalize(basePath))
+
+  /** The shared view of a registered table, once a request created it. */
+  def viewOf(basePath: String): Option[TableView] =
+    tables.get(TimelineService.normalize(basePath)).flatMap(p => Option(views.get(p)))
 
   /** The instant ended (committed or failed): drop the batcher's memory of its marker folder. */
   def instantEnded(markerFolder: String): Unit = batcher.forget(markerFolder)
@@ -103,7 +145,7 @@ final class TimelineService(storage: Storage, config: TimelineServiceConfig) ext
       case None => Left(400 -> "markerdirpath is missing")
       case Some(dir) =>
         val norm = TimelineService.normalize(dir)
-        val owner = tables.find(t => norm.startsWith(s"$t/.hoodie/.temp/") && !norm.contains(".."))
+        val owner = tables.keys.find(t => norm.startsWith(s"$t/.hoodie/.temp/") && !norm.contains(".."))
         if (owner.isEmpty) Left(403 -> s"$dir is not a marker folder of a table this service serves")
         else Right(dir)
     }
@@ -149,6 +191,21 @@ object TimelineService {
   val DeleteMarkerDir = "/v1/hoodie/marker/dir/delete"
   val MarkerDirParam = "markerdirpath"
   val MarkerNameParam = "markername"
+
+  val AllPartitions = "/v1/hoodie/view/partitions/all"
+  val LatestBaseFiles = "/v1/hoodie/view/basefiles/latest/partition"
+  val LatestBaseFile = "/v1/hoodie/view/basefile/latest/partition/file"
+  val AllLatestBaseFiles = "/v1/hoodie/view/basefiles/all/latest"
+  val LatestSlices = "/v1/hoodie/view/slices/beforeoron/latest"
+  val PendingCompactions = "/v1/hoodie/view/compactions/pending"
+  val PendingClustering = "/v1/hoodie/view/clustering/pending"
+  val ReplacedFileGroups = "/v1/hoodie/view/filegroups/replaced/beforeoron"
+  val Timeline = "/v1/hoodie/timeline/instants/all"
+  val BasePathParam = "basepath"
+  val PartitionParam = "partition"
+  val FileIdParam = "fileid"
+  val MaxInstantParam = "maxinstant"
+  val LastInstantParam = "lastinstantts"
 
   /** How long a create request waits for its batch to be written. */
   val RequestTimeoutMs = 60000L

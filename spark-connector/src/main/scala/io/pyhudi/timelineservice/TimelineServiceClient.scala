@@ -30,6 +30,9 @@ final class TimelineServiceClient(address: String, connectTimeoutMs: Int = 2000,
   def deleteMarkerDir(markerFolder: String): Boolean =
     call("POST", TimelineService.DeleteMarkerDir, Seq(TimelineService.MarkerDirParam -> markerFolder)).toBoolean
 
+  /** GET of a view endpoint; the JSON answer. */
+  def get(endpoint: String, params: (String, String)*): String = call("GET", endpoint, params)
+
   private def call(method: String, endpoint: String, params: Seq[(String, String)]): String = {
     val query = params.map { case (k, v) => s"$k=${URLEncoder.encode(v, UTF_8)}" }.mkString("&")
     val conn = URI.create(s"http://$address$endpoint?$query").toURL.openConnection().asInstanceOf[HttpURLConnection]
