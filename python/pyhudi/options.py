@@ -62,6 +62,9 @@ __all__ = [
     "CLEAN_COMMITS_RETAINED",
     "CLEAN_FILEVERSIONS_RETAINED",
     "CLEAN_HOURS_RETAINED",
+    "ARCHIVE_AUTOMATIC",
+    "KEEP_MIN_COMMITS",
+    "KEEP_MAX_COMMITS",
     "CLIENT_HEARTBEAT_INTERVAL_IN_MS",
     "CLIENT_HEARTBEAT_TOLERABLE_MISSES",
     "WRITE_LOCK_WAIT_TIME_MS",
@@ -538,6 +541,30 @@ CLEAN_HOURS_RETAINED = "hoodie.clean.hours.retained"
 Default: ``24``.
 
 Also read as ``hoodie.cleaner.hours.retained``.
+"""
+
+ARCHIVE_AUTOMATIC = "hoodie.archive.automatic"
+"""Archive after every successful write commit and compaction (after the automatic clean): move the
+oldest instants to the archived timeline once more than hoodie.keep.max.commits commits are active
+(docs/archival.md).
+
+Default: ``true``.
+
+Valid values: ``true``, ``false``.
+"""
+
+KEEP_MIN_COMMITS = "hoodie.keep.min.commits"
+"""Completed commits (commit, deltacommit, replacecommit) an archival leaves on the active timeline.
+Must be greater than hoodie.clean.commits.retained.
+
+Default: ``20``.
+"""
+
+KEEP_MAX_COMMITS = "hoodie.keep.max.commits"
+"""Completed commits on the active timeline above which an archival runs. Must be greater than
+hoodie.keep.min.commits.
+
+Default: ``30``.
 """
 
 CLIENT_HEARTBEAT_INTERVAL_IN_MS = "hoodie.client.heartbeat.interval_in_ms"

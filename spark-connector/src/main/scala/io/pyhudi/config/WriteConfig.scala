@@ -327,6 +327,20 @@ object WriteConfig {
 
   val TimelineServiceEntries: Seq[ConfigEntry[_]] = Seq(EmbedTimelineServer, EmbedTimelineServerPort, MarkersType,
     MarkersBatchNumThreads, MarkersBatchIntervalMs)
+  // Archival (docs/archival.md): Apache Hudi's keys; ArchiveConfig checks them against each other.
+
+  val ArchiveAutomatic: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.archive.automatic", default = true,
+    "Archive after every successful write commit and compaction (after the automatic clean): move the " +
+      "oldest instants to the archived timeline once more than hoodie.keep.max.commits commits are active " +
+      "(docs/archival.md).")
+
+  val KeepMinCommits: ConfigEntry[Int] = int("hoodie.keep.min.commits", 20,
+    "Completed commits (commit, deltacommit, replacecommit) an archival leaves on the active timeline. " +
+      "Must be greater than hoodie.clean.commits.retained.")
+
+  val KeepMaxCommits: ConfigEntry[Int] = int("hoodie.keep.max.commits", 30,
+    "Completed commits on the active timeline above which an archival runs. Must be greater than " +
+      "hoodie.keep.min.commits.")
 
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
@@ -336,5 +350,6 @@ object WriteConfig {
     CombineBeforeDelete, BulkInsertSortMode, PartitionsToDelete, LogFileMaxSize, CompactInline,
     CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable,
     CleanAutomatic, CleanPolicy, CleanCommitsRetained, CleanFileVersionsRetained, CleanHoursRetained,
+    ArchiveAutomatic, KeepMinCommits, KeepMaxCommits,
     HeartbeatInterval, HeartbeatTolerableMisses, LockWaitTime)
 }
