@@ -127,6 +127,10 @@ object ErrorId {
     define("INVALID_COMPACTION_STATE", "A compaction instant is not in the state the requested step needs.")
   val CompactionFileMissing: ErrorId[CorruptFileException] =
     define("COMPACTION_FILE_MISSING", "A file named by a compaction plan no longer exists.")
+  val ArchivalFailed: ErrorId[CommitFailedException] =
+    define("ARCHIVAL_FAILED",
+      "An archival wrote its archive file but could not remove an archived instant from the active timeline; " +
+        "the next archival finishes it.")
 
   // Savepoints, rollback and restore.
   val SavepointNotFound: ErrorId[InstantStateException] =

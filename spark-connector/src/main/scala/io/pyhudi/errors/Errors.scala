@@ -244,6 +244,11 @@ object Errors {
   def compactionState(instant: String, step: String, state: String): InstantStateException =
     new InstantStateException(ErrorId.InvalidCompactionState, s"Cannot $step compaction $instant: it is $state")
 
+  def archivalFailed(path: String): CommitFailedException =
+    new CommitFailedException(ErrorId.ArchivalFailed,
+      s"Archival could not delete $path after writing its archive file. The table reads as before; the " +
+        "next archival deletes the archived instants' remaining files.")
+
   def compactionFileMissing(instant: String, path: String): CorruptFileException =
     new CorruptFileException(ErrorId.CompactionFileMissing,
       s"File $path named by compaction plan $instant does not exist; it was cleaned or moved " +

@@ -13,5 +13,6 @@ package io.pyhudi
  *  - [[services.savepoint]]: savepoints, optionally named, that time travel and restore address.
  *  - [[services.restore]]: rollback of the latest completed write, restore to a savepoint.
  *  - [[services.clean]]: deletes file slices the clean policy no longer needs (hudi-format.md §8).
+ *  - [[services.archive]]: moves the oldest instants to the archived timeline (hudi-format.md §2.6).
  */
 package object services

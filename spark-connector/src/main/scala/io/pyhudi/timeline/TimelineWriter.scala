@@ -65,6 +65,12 @@ final class TimelineWriter(storage: Storage, metaPath: String) {
     files.map(_.fileName)
   }
 
+  /** Deletes one state file; fails with [[io.pyhudi.errors.CommitFailedException]] when it is still there. */
+  def deleteArchived(instant: Instant): Unit = {
+    val p = path(instant)
+    if (!storage.delete(p) && storage.exists(p)) throw Errors.archivalFailed(p)
+  }
+
   private def publish(instant: Instant, content: Array[Byte]): Instant = {
     // Every change pyhudi makes to a table passes here first: drop Apache Hudi's metadata table
     // before it could miss this instant (MetadataTable explains why it is removed, not kept).

@@ -164,6 +164,80 @@ object TimelineSchemas {
        |{"name":"bootstrapPartitionMetadata","type":["null",{"type":"map","values":"HoodieCleanPartitionMetadata"}],
        |  "default":null}]}""".stripMargin)
 
+  private val NullableLong = """["null","long"]"""
+
+  /** Every `HoodieWriteStat` field is a nullable string or long with a null default. */
+  private val WriteStatFields: Seq[(String, String)] = Seq("fileId" -> "string", "path" -> "string",
+    "prevCommit" -> "string", "prevFilePathOverwritten" -> "string", "numWrites" -> "long",
+    "numDeletes" -> "long", "numUpdateWrites" -> "long", "totalWriteBytes" -> "long",
+    "totalWriteErrors" -> "long", "partitionPath" -> "string", "totalLogRecords" -> "long",
+    "totalLogFiles" -> "long", "totalUpdatedRecordsCompacted" -> "long", "numInserts" -> "long",
+    "totalLogBlocks" -> "long", "totalCorruptLogBlock" -> "long", "totalRollbackBlocks" -> "long",
+    "fileSizeInBytes" -> "long")
+
+  private val WriteStat = WriteStatFields.map { case (n, t) =>
+    s"""{"name":"$n","type":${if (t == "long") NullableLong else NullableString},"default":null}"""
+  }.mkString("""{"type":"record","name":"HoodieWriteStat","fields":[""", ",", "]}")
+
+  /** The Avro form of a commit's JSON metadata, which the archived timeline stores. */
+  val CommitMetadata: Schema = parse(
+    s"""{"type":"record","name":"HoodieCommitMetadata","namespace":"$Namespace","fields":[
+       |{"name":"partitionToWriteStats","type":["null",{"type":"map","values":{"type":"array","items":
+       |  $WriteStat}}],"default":null},
+       |{"name":"extraMetadata","type":$StringMap,"default":null},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"operationType","type":$NullableString,"default":null}]}""".stripMargin)
+
+  /** The fields that follow `HoodieCommitMetadata`'s, as `HoodieReplaceCommitMetadata` has them. */
+  private val ReplaceCommitFields =
+    s"""{"name":"partitionToWriteStats","type":["null",{"type":"map","values":{"type":"array","items":
+       |  "HoodieWriteStat"}}],"default":null},
+       |{"name":"extraMetadata","type":$StringMap,"default":null},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"operationType","type":$NullableString,"default":null},
+       |{"name":"partitionToReplaceFileIds","type":["null",{"type":"map","values":
+       |  {"type":"array","items":"string"}}],"default":null}""".stripMargin
+
+  /**
+   * `HoodieArchivedMetaEntry` as Apache Hudi 0.14/0.15 define it: one record per archived state
+   * file, `commitTime`, `actionType` and `actionState` plus the field the action's content goes
+   * to. Named types are defined at their first use and referred to by name after it.
+   */
+  val ArchivedMetaEntry: Schema = parse(
+    s"""{"type":"record","name":"HoodieArchivedMetaEntry","namespace":"$Namespace","fields":[
+       |{"name":"hoodieCommitMetadata","type":["null",${CommitMetadata.toString}],"default":null},
+       |{"name":"hoodieCleanMetadata","type":["null",${CleanMetadata.toString}],"default":null},
+       |{"name":"hoodieCompactionMetadata","type":["null",{"type":"record","name":"HoodieCompactionMetadata",
+       |  "fields":[{"name":"partitionToCompactionWriteStats","type":["null",{"type":"map","values":
+       |  {"type":"array","items":{"type":"record","name":"HoodieCompactionWriteStat","fields":[
+       |  {"name":"partitionPath","type":$NullableString},
+       |  {"name":"totalLogRecords","type":$NullableLong},
+       |  {"name":"totalLogFiles","type":$NullableLong},
+       |  {"name":"totalUpdatedRecordsCompacted","type":$NullableLong},
+       |  {"name":"hoodieWriteStat","type":["null","HoodieWriteStat"]}]}}}]}]}],"default":null},
+       |{"name":"hoodieRollbackMetadata","type":["null",${RollbackMetadata.toString}],"default":null},
+       |{"name":"hoodieSavePointMetadata","type":["null",${SavepointMetadata.toString}],"default":null},
+       |{"name":"commitTime","type":$NullableString,"default":null},
+       |{"name":"actionType","type":$NullableString,"default":null},
+       |{"name":"version","type":["int","null"],"default":1},
+       |{"name":"hoodieCompactionPlan","type":["null",${CompactionPlan.toString}],"default":null},
+       |{"name":"hoodieCleanerPlan","type":["null",${CleanerPlan.toString}],"default":null},
+       |{"name":"actionState","type":$NullableString,"default":null},
+       |{"name":"hoodieReplaceCommitMetadata","type":["null",{"type":"record",
+       |  "name":"HoodieReplaceCommitMetadata","fields":[$ReplaceCommitFields]}],"default":null},
+       |{"name":"hoodieRequestedReplaceMetadata","type":["null",${RequestedReplaceMetadata.toString}],
+       |  "default":null},
+       |{"name":"HoodieInflightReplaceMetadata","type":["null","HoodieCommitMetadata"],"default":null},
+       |{"name":"hoodieIndexCommitMetadata","type":["null",{"type":"record","name":"HoodieIndexCommitMetadata",
+       |  "fields":[{"name":"version","type":["int","null"],"default":1},
+       |  {"name":"operationType","type":$NullableString,"default":null},
+       |  {"name":"indexPartitionInfos","type":["null",{"type":"array","items":{"type":"record",
+       |  "name":"HoodieIndexPartitionInfo","fields":[{"name":"version","type":["int","null"],"default":1},
+       |  {"name":"metadataPartitionPath","type":$NullableString,"default":null},
+       |  {"name":"indexUptoInstant","type":["null","HoodieInstantInfo"],"default":null}]}}],
+       |  "default":null}]}],"default":null},
+       |{"name":"stateTransitionTime","type":$NullableString,"default":null}]}""".stripMargin)
+
   private def parse(json: String, validateDefaults: Boolean = true): Schema =
     new Schema.Parser().setValidateDefaults(validateDefaults).parse(json)
 }
