@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 
 import io.pyhudi.services.restore.{InstantRollback, Restore}
 import io.pyhudi.services.savepoint.{Savepoint, Savepoints}
-import io.pyhudi.spark.services.{Cleaner, Compactor}
+import io.pyhudi.spark.services.{Cleaner, Compactor, TimelineArchiver}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
@@ -24,7 +24,10 @@ object TableServices {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
     val instant = Compactor.compact(spark, table, opts).orNull
-    if (instant != null) Cleaner.afterCommit(spark, table.reload(), opts)
+    if (instant != null) {
+      Cleaner.afterCommit(spark, table.reload(), opts)
+      TimelineArchiver.afterCommit(table.reload(), opts)
+    }
     instant
   }
 
@@ -36,6 +39,17 @@ object TableServices {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
     Cleaner.clean(spark, table, opts).asJava
+  }
+
+  /**
+   * Archives the table now (docs/archival.md): finishes an interrupted archival, then moves the
+   * oldest instants to the archived timeline when more than `hoodie.keep.max.commits` commits
+   * are active. Returns the archived instants as timeline file names (`T.commit`), oldest first.
+   */
+  def archive(spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.List[String] = {
+    val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
+    val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
+    TimelineArchiver.archive(table, opts).map(_.toString).asJava
   }
 
   /** Writes a compaction plan without executing it; returns its instant or null. */

@@ -13,8 +13,9 @@ import io.pyhudi.config.WriteConfig
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
+import io.pyhudi.services.archive.ArchiveConfig
 import io.pyhudi.services.compaction.CompactionPlanner
-import io.pyhudi.spark.services.{Cleaner, Compactor, EmbeddedTimelineService}
+import io.pyhudi.spark.services.{Cleaner, Compactor, EmbeddedTimelineService, TimelineArchiver}
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -60,6 +61,8 @@ object HoodieSparkWriter {
     val spec = WriteSpec.resolve(effective, existing.map(_.config), input)
     WritePreconditions.metadataTableWarning(effective, path).foreach(w => log.warn(w))
     WritePreconditions.check(effective, existing.map(_.config), path)
+    // Bad archival options fail the write before it starts, as in Apache Hudi, not after its commit.
+    if (WriteConfig.ArchiveAutomatic.from(effective).get) ArchiveConfig.from(effective)
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
     val table = existing.getOrElse {
@@ -94,6 +97,12 @@ object HoodieSparkWriter {
     catch {
       case scala.util.control.NonFatal(e) =>
         log.warn(s"The write to $path committed, but cleaning after it failed; the next write or clean retries", e)
+    }
+    // hoodie.archive.automatic: archive after the clean, as Hudi does; a failure is finished by the next one.
+    try TimelineArchiver.afterCommit(written.reload(), effective)
+    catch {
+      case scala.util.control.NonFatal(e) =>
+        log.warn(s"The write to $path committed, but archiving after it failed; the next write or archival retries", e)
     }
   }
 
