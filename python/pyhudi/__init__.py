@@ -13,6 +13,7 @@ from pyhudi import errors
 from pyhudi.options import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.reader import read
 from pyhudi.services import (
+    archive,
     clean,
     compact,
     delete_savepoint,
@@ -49,4 +50,5 @@ __all__ = [
     "rollback",
     "restore",
     "clean",
+    "archive",
 ]

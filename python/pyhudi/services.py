@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Table services, run on the JVM side of a SparkSession: compaction of merge-on-read tables,
-clean (docs/clean.md), savepoints, rollback of the latest write and restore to a savepoint
-(docs/savepoints.md).
+clean (docs/clean.md), archival (docs/archival.md), savepoints, rollback of the latest write and
+restore to a savepoint (docs/savepoints.md).
 
 >>> import pyhudi
 >>> pyhudi.compact(spark, "/data/trips")  # doctest: +SKIP
@@ -10,11 +10,14 @@ clean (docs/clean.md), savepoints, rollback of the latest write and restore to a
 '20251121101500123'
 >>> pyhudi.clean(spark, "/data/trips", {"hoodie.clean.commits.retained": "5"})  # doctest: +SKIP
 ['20251121101600456']
+>>> pyhudi.archive(spark, "/data/trips", min_commits=12, max_commits=15)  # doctest: +SKIP
+['20251120080000000.commit', '20251120090000000.clean', '20251120100000000.commit']
 """
 
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional
 
 from pyhudi.errors import translated
+from pyhudi.options import KEEP_MAX_COMMITS, KEEP_MIN_COMMITS
 
 if TYPE_CHECKING:  # pyhudi imports without pyspark (e.g. to print jar_path())
     from pyspark.sql import SparkSession
@@ -135,11 +138,44 @@ def clean(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]]
     return [str(i) for i in done]
 
 
+def archive(
+    spark: "SparkSession",
+    path: str,
+    options: Optional[Mapping[str, str]] = None,
+    *,
+    min_commits: Optional[int] = None,
+    max_commits: Optional[int] = None,
+) -> List[str]:
+    """Archives a table now: moves its oldest instants to the archived timeline (docs/archival.md).
+
+    When more than ``max_commits`` (``hoodie.keep.max.commits``, default 30) completed commits are
+    on the active timeline, the oldest move to ``.hoodie/archived/`` until ``min_commits``
+    (``hoodie.keep.min.commits``, default 20) remain, never at or past the earliest commit the
+    last clean retains, a savepoint or a pending instant; cleans and rollbacks older than the
+    first kept commit go with them. ``min_commits`` must exceed ``hoodie.clean.commits.retained``
+    and ``max_commits`` must exceed ``min_commits`` (else :class:`pyhudi.errors.InvalidOptionError`).
+    An archival interrupted earlier is finished first. Returns the archived instants as timeline
+    file names (``20251121101500123.commit``), oldest first; empty when nothing was due.
+
+    >>> pyhudi.archive(spark, "/data/trips", min_commits=12, max_commits=15)  # doctest: +SKIP
+    ['20251120080000000.commit', '20251120090000000.clean', '20251120100000000.commit']
+    """
+    merged: Dict[str, str] = dict(options or {})
+    if min_commits is not None:
+        merged[KEEP_MIN_COMMITS] = str(min_commits)
+    if max_commits is not None:
+        merged[KEEP_MAX_COMMITS] = str(max_commits)
+    with translated():
+        done = _services(spark).archive(spark._jsparkSession, path, _java_map(spark, merged))
+    return [str(i) for i in done]
+
+
 __all__: List[str] = [
     "compact",
     "schedule_compaction",
     "run_pending_compactions",
     "clean",
+    "archive",
     "savepoint",
     "savepoints",
     "delete_savepoint",

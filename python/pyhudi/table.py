@@ -169,6 +169,22 @@ class HudiTable:
         Returns the completed clean instants (empty when there was nothing to delete)."""
         return services.clean(self._spark, self._path, options)
 
+    def archive(
+        self,
+        options: Optional[Mapping[str, str]] = None,
+        *,
+        min_commits: Optional[int] = None,
+        max_commits: Optional[int] = None,
+    ) -> List[str]:
+        """Moves the oldest instants to the archived timeline once more than ``max_commits``
+        commits are active, keeping ``min_commits``; see :func:`pyhudi.archive`. Returns the
+        archived instants as timeline file names, oldest first.
+
+        >>> trips.archive(min_commits=12, max_commits=15)  # doctest: +SKIP
+        ['20251120080000000.commit', '20251120090000000.clean']
+        """
+        return services.archive(self._spark, self._path, options, min_commits=min_commits, max_commits=max_commits)
+
     def savepoint(
         self,
         instant: Optional[str] = None,
