@@ -5,6 +5,7 @@ Reads ``.hoodie/`` and the data files directly, with pyarrow (parquet footers) a
 (timeline Avro files), both imported only when a command needs them::
 
     pyhudi timeline /data/trips
+    pyhudi timeline /data/trips --archived   # with the instants archival moved to .hoodie/archived
     pyhudi show /data/trips 20250331030645735
     pyhudi file-groups /data/trips --partition city=chennai
     pyhudi stats /data/trips --json
@@ -34,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="machine-readable JSON output")
         return sub
 
-    command("timeline", "every instant of the active timeline with what it wrote")
+    timeline = command("timeline", "every instant of the active timeline with what it wrote")
+    timeline.add_argument("--archived", action="store_true", help="also the instants of the archived timeline")
     show = command("show", "one instant's metadata: partitions and files with their write stats")
     show.add_argument("instant", metavar="INSTANT", help="instant time, e.g. 20250331030645735")
     groups = command("file-groups", "file groups and their slices as of the latest completed instant")
@@ -57,7 +59,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         table = open_table(args.path)
         ok = True
         if args.command == "timeline":
-            doc, text = commands.timeline_command(table)
+            doc, text = commands.timeline_command(table, args.archived)
         elif args.command == "show":
             doc, text = commands.show_command(table, args.instant)
         elif args.command == "file-groups":

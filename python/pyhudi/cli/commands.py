@@ -6,6 +6,7 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from pyhudi.cli import formatting as fmt
+from pyhudi.cli.archived import ArchivedEntry, archive_files, archived_entries
 from pyhudi.cli.file_groups import FileGroup, FileSlice, build_view
 from pyhudi.cli.instant_metadata import CommitMetadata, InstantContent, read_instant
 from pyhudi.cli.partitions import DataFile, list_partitions
@@ -53,9 +54,51 @@ def _note(instant: Instant, content: InstantContent) -> Optional[str]:
     return None
 
 
-def timeline_command(table: HudiTable) -> Output:
+def _archived_rows(table: HudiTable) -> List[Dict[str, Any]]:
+    """One row per archived instant, in its most advanced archived state, oldest first."""
+    rank = {"REQUESTED": 0, "INFLIGHT": 1, "COMPLETED": 2}
+    latest: Dict[Tuple[str, bool], ArchivedEntry] = {}
+    for e in archived_entries(table):
+        key = (e.time, e.action == SAVEPOINT)
+        if key not in latest or rank.get(e.state, -1) >= rank.get(latest[key].state, -1):
+            latest[key] = e
+    rows = []
+    for (time, _), e in sorted(latest.items()):
+        content = e.content or {}
+        rows.append(
+            {
+                "instant": time,
+                "action": e.action,
+                "requested_action": e.action,
+                "state": e.state.lower(),
+                "completed_at": None,
+                "modified_at": None,
+                "operation": content.get("operationType"),
+                **_archived_totals(content),
+                "note": f"archived in {e.file}",
+                "archived": True,
+            }
+        )
+    return rows
+
+
+def _archived_totals(content: Dict[str, Any]) -> Dict[str, Any]:
+    stats = [s for ss in (content.get("partitionToWriteStats") or {}).values() for s in ss or []]
+    if not stats:
+        return _commit_totals(None)
+    return {
+        "records_written": sum(s.get("numWrites") or 0 for s in stats),
+        "records_updated": sum(s.get("numUpdateWrites") or 0 for s in stats),
+        "records_deleted": sum(s.get("numDeletes") or 0 for s in stats),
+        "files": len(stats),
+        "bytes": sum(s.get("totalWriteBytes") or 0 for s in stats),
+    }
+
+
+def timeline_command(table: HudiTable, archived: bool = False) -> Output:
+    """The active timeline's instants; with ``archived`` the archived ones first (hudi-format.md §2.6)."""
     timeline = load_timeline(table)
-    rows: List[Dict[str, Any]] = []
+    rows: List[Dict[str, Any]] = _archived_rows(table) if archived else []
     for instant in timeline.instants:
         content = read_instant(instant)
         commit = content.commit if instant.is_completed else None
@@ -73,6 +116,7 @@ def timeline_command(table: HudiTable) -> Output:
                 "operation": operation,
                 **_commit_totals(commit),
                 "note": _note(instant, content),
+                "archived": False,
             }
         )
     headers = ["instant", "action", "state", "completed_at", "operation", "written", "updated", "deleted", "files"]
@@ -95,6 +139,8 @@ def timeline_command(table: HudiTable) -> Output:
     ]
     numeric = ("written", "updated", "deleted", "files", "bytes")
     text = fmt.table(headers, text_rows, numeric) if rows else "(no instants on the active timeline)"
+    if not archived and archive_files(table):
+        text += "\n(older instants are archived: pyhudi timeline --archived lists them too)"
     return {"table": table.base_path, "instants": rows}, text
 
 

@@ -186,3 +186,19 @@ def _check_content(block_type: str, content: bytes) -> Optional[int]:
             raise _Malformed(f"delete block content has {r.end - r.pos} bytes after its record list")
         return None
     return None
+
+
+def avro_record_bytes(data: bytes, block: LogBlock) -> List[bytes]:
+    """The encoded records of a well-formed AVRO_DATA block (content version 2 or later), each to be
+    decoded with the block's ``SCHEMA`` header."""
+    if block.block_type != "AVRO_DATA" or block.problem is not None:
+        return []
+    r = _Reader(data, block.offset + FRAME_PREFIX, block.offset + block.length - 8)
+    r.int32()  # format version
+    r.int32()  # block type
+    r.map("header")
+    length = r.int64()
+    content = _Reader(r.take(length), 0, length)
+    if content.int32() < 2:
+        return []
+    return [content.take(content.int32()) for _ in range(content.int32())]
