@@ -183,4 +183,23 @@ class ArchiveTransactionSuite extends AnyFunSuite {
     val replace = table.timeline.completedWrites.find(_.action == Action.ReplaceCommit).get
     assert(ArchivePlanner.limits(table).replacedLeftovers == Set(replace.timestamp))
   }
+
+  test("a pending compaction holds archival back, and its plan stays") {
+    val table = extended(8)
+    // A compaction scheduled between the third and the fourth added delta commit, as an async
+    // compaction of Apache Hudi leaves it while later writes go on.
+    val plan = io.pyhudi.services.compaction.CompactionPlanner.plan(table).get
+    val pending = "20250126070350000"
+    val writer = new TimelineWriter(storage, table.metaPath)
+    val planBytes = plan.toBytes
+    writer.requested(pending, Action.Compaction, planBytes)
+    val withPending = table.reload()
+    val archived = ArchiveTransaction.archive(withPending, Config)
+    assert(archived.nonEmpty && archived.forall(_.timestamp < pending))
+    assert(archived.count(i => Action.Writes(i.action)) == 5, "the corpus's two and the first three added")
+    val left = table.reload().timeline
+    assert(left.instants.head == Instant(pending, Action.Compaction, State.Requested))
+    assert(left.completedWrites.head.timestamp == "20250126070400000")
+    assert(writer.read(Instant(pending, Action.Compaction, State.Requested)).sameElements(planBytes))
+  }
 }
