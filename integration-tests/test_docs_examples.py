@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = ["python-api.md"]
+PAGES = ["python-api.md", "archival.md"]
 EXAMPLE_ROOT = "/tmp/pyhudi-example"
 
 
