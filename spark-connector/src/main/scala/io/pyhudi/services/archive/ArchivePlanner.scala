@@ -78,17 +78,19 @@ object ArchivePlanner {
     ArchiveLimits(cleanRetained, rolledBack, replacedLeftovers(table, timeline))
   }
 
-  /** Files a rollback left of its target: the failed log files it cancelled and files it could not delete. */
+  /**
+   * Files a rollback left of its target: the failed log files it cancelled with a command block
+   * and files it could not delete. Metadata holds the paths of the table's location then (Hudi
+   * writes `file:/...`); a table may have moved since, so each is looked up by name in its
+   * partition.
+   */
   private def leftovers(table: HoodieTable, m: RollbackMetadata): Seq[String] =
     m.partitionMetadata.values.toSeq.flatMap { p =>
-      (p.logFilesFromFailedCommit.getOrElse(Map.empty).keys ++ p.failedDeleteFiles).map(absolute(table, p.partitionPath,
-          _))
+      (p.logFilesFromFailedCommit.getOrElse(Map.empty).keys ++ p.failedDeleteFiles).map { path =>
+        val name = path.substring(path.lastIndexOf('/') + 1)
+        if (p.partitionPath.isEmpty) s"${table.basePath}/$name" else s"${table.basePath}/${p.partitionPath}/$name"
+      }
     }
-
-  private def absolute(table: HoodieTable, partition: String, path: String): String =
-    if (path.startsWith("/") || path.contains(":")) path
-    else if (path.contains('/') || partition.isEmpty) s"${table.basePath}/$path"
-    else s"${table.basePath}/$partition/$path"
 
   private def replacedLeftovers(table: HoodieTable, timeline: Timeline): Set[String] = {
     val replaces = timeline.completedWrites.filter(_.action == Action.ReplaceCommit)

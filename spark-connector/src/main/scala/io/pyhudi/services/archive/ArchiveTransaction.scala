@@ -50,12 +50,21 @@ object ArchiveTransaction {
       MetadataTable.removeIfPresent(storage, table.basePath, "archiving")
       val times = plan.map(_.timestamp).toSet
       val files = stateFiles(writer, times)
-      val entries = files.filterNot(archived).map(i => ArchivedMetaEntry.of(i, writer.read(i), writer.path(i)))
+      val entries = files.filterNot(archived).map(i => ArchivedMetaEntry.of(i, content(writer, i), writer.path(i)))
       if (entries.nonEmpty) ArchivedTimeline.append(storage, folder, entries)
       CrashPoint(CrashAfterArchiveFile)
       deleteStateFiles(writer, times)
     }
     finished ++ plan
+  }
+
+  /** A state file's bytes; an (empty) inflight compaction archives its plan, as Hudi does. */
+  private def content(writer: TimelineWriter, i: Instant): Array[Byte] = {
+    val bytes = writer.read(i)
+    val requested = Instant(i.timestamp, i.action, State.Requested)
+    if (bytes.isEmpty && i.state == State.Inflight && (i.action == Action.Compaction || i.action == Action.LogCompaction))
+      writer.read(requested)
+    else bytes
   }
 
   /** The state files of instants at `times` (savepoints are never archived), oldest first, requested before inflight before completed. */

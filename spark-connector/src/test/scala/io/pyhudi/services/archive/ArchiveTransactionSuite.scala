@@ -24,9 +24,18 @@ class ArchiveTransactionSuite extends AnyFunSuite {
 
   private val Config = ArchiveConfig(minCommits = 3, maxCommits = 5)
 
-  /** mor/v6_nonpartitioned_rollback and `n` more delta commits whose metadata copies its latest one's. */
-  private def extended(n: Int): HoodieTable = {
+  /** The log file of the corpus table's rolled-back delta commit, which its rollback cancelled with a command block. */
+  private val FailedLog = ".0712b9f9-d2d5-4cae-bcf4-8fd7146af503-0_20250126040823628.log.1_0-33-43"
+  private val RolledBack = "20250126040826878"
+
+  /**
+   * mor/v6_nonpartitioned_rollback and `n` more delta commits whose metadata copies its latest
+   * one's. Unless `keepFailedLog`, the rolled-back log file is gone, as compaction and clean of its
+   * slice eventually make it.
+   */
+  private def extended(n: Int, keepFailedLog: Boolean = false): HoodieTable = {
     val table = copyOf("mor/v6_nonpartitioned_rollback")
+    if (!keepFailedLog) storage.delete(s"${table.basePath}/$FailedLog")
     val writer = new TimelineWriter(storage, table.metaPath)
     val json = writer.read(table.timeline.completedWrites.last)
     (1 to n).foreach { i =>
@@ -48,10 +57,16 @@ class ArchiveTransactionSuite extends AnyFunSuite {
 
   private def entries(table: HoodieTable): Seq[GenericRecord] = blocks(table).flatMap(_.records.toList)
 
-  test("the corpus table's rollback leaves nothing behind, so it does not hold archival back") {
-    val table = extended(8)
-    val limits = ArchivePlanner.limits(table)
-    assert(limits == ArchiveLimits())
+  test("a rolled-back write whose log file is still there keeps a commit before it active") {
+    val table = extended(8, keepFailedLog = true)
+    // Apache Hudi recorded the log file under the table's old location; it is found by name.
+    assert(ArchivePlanner.limits(table) == ArchiveLimits(rolledBackLeftovers = Seq(RolledBack)))
+    // Only one commit sorts before the rolled-back instant, and it must stay: nothing is archived.
+    assert(ArchivePlanner.plan(table, Config).isEmpty)
+    assert(ArchiveTransaction.archive(table, Config).isEmpty)
+    storage.delete(s"${table.basePath}/$FailedLog")
+    assert(ArchivePlanner.limits(table) == ArchiveLimits())
+    assert(ArchivePlanner.plan(table, Config).nonEmpty)
   }
 
   test("archived state files are written as HoodieArchivedMetaEntry records, then leave the active timeline") {
