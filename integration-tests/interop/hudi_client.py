@@ -88,6 +88,12 @@ class HudiWorker:
         decoded: Dict[str, Any] = self._call({"op": "avro", "file": str(file), "record": record})["record"]
         return decoded
 
+    def archived(self, path: Path) -> Dict[str, Any]:
+        """The table's archived timeline as Apache Hudi loads it: ``instants`` ([time, action,
+        state]) and ``details`` (time -> commit JSON, where this version hands them out)."""
+        answer: Dict[str, Any] = self._call({"op": "archived", "path": str(path)})
+        return answer
+
     def stop(self) -> None:
         try:
             if self.proc.poll() is None and self.proc.stdin is not None:

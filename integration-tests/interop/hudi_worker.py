@@ -7,7 +7,9 @@ otherwise. One JSON command per input line; one JSON answer per command on stdou
 that starts with ``@@hudi`` (Spark may print other lines).
 
 Commands: ``{"op": "write", "path", "schema" (DDL), "rows" (JSON objects), "options", "mode"}``,
-``{"op": "read", "path", "options"}`` -> ``{"rows": [...]}``, ``{"op": "stop"}``.
+``{"op": "read", "path", "options"}`` -> ``{"rows": [...]}``, ``{"op": "archived", "path"}`` ->
+``{"instants": [[time, action, state], ...], "details": {time: commit JSON}}`` (the archived
+timeline as Apache Hudi loads it), ``{"op": "stop"}``.
 Usage: ``python hudi_worker.py HUDI_VERSION``.
 """
 
@@ -58,6 +60,8 @@ def handle(spark, cmd):  # type: ignore[no-untyped-def]
         return {"rows": normalize_rows(df.collect())}
     if op == "avro":
         return {"record": read_timeline_avro(spark, cmd["file"], cmd["record"])}
+    if op == "archived":
+        return archived_timeline(spark, cmd["path"])
     raise ValueError(f"unknown op {op}")
 
 
@@ -76,6 +80,35 @@ def read_timeline_avro(spark, file, record):  # type: ignore[no-untyped-def]
         return json.loads(reader.next().toString())
     finally:
         reader.close()
+
+
+def archived_timeline(spark, path):  # type: ignore[no-untyped-def]
+    """The archived timeline (layout 1) as Apache Hudi's meta client loads it, with the details of
+    its completed instants (commit metadata as JSON)."""
+    jvm = spark._jvm
+    conf = jvm.org.apache.hudi.hadoop.fs.HadoopFSUtils.getStorageConfWithCopy(spark._jsc.hadoopConfiguration())
+    client = jvm.org.apache.hudi.common.table.HoodieTableMetaClient.builder().setConf(conf).setBasePath(path).build()
+    archived = client.getArchivedTimeline()
+    archived.loadCompletedInstantDetailsInMemory()
+    instants, details = [], {}
+    for i in archived.getInstants():
+        time = i.requestedTime() if hasattr(i, "requestedTime") and version_is_1(i) else i.getTimestamp()
+        instants.append([str(time), str(i.getAction()), str(i.getState().toString())])
+        try:
+            raw = archived.getInstantDetails(i)
+            if raw.isPresent():
+                details[str(time)] = bytes(raw.get()).decode("utf-8")
+        except Exception:  # Apache Hudi 1.x reads details through other methods
+            pass
+    return {"instants": instants, "details": details}
+
+
+def version_is_1(instant):  # type: ignore[no-untyped-def]
+    try:
+        instant.requestedTime()
+        return True
+    except Exception:
+        return False
 
 
 def main() -> None:

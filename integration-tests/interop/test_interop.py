@@ -223,6 +223,71 @@ def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[
     check_snapshot(spark, h, path, model, f"{version} {table_type} pyhudi write after Apache Hudi's clean")
 
 
+# ---- pyhudi archives; Apache Hudi loads its archive files, reads, writes and archives after it
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callable[[str], HudiWorker],
+                                                        tmp_path: Path, version: str, table_type: str) -> None:
+    """pyhudi writes nine commits with automatic clean (2 commits retained) and archival (3 to 5
+    active commits); Apache Hudi loads pyhudi's archive files as its archived timeline and reads the
+    table (snapshot, incremental, time travel), then writes six times with its own cleaner and
+    archiver on; pyhudi reads the archive entries Apache Hudi adds, every instant pyhudi archived
+    is still in the archived timeline, and pyhudi writes on."""
+    from pyhudi.cli.archived import archive_files, archived_entries
+    from pyhudi.cli.table import open_table
+
+    h = hudi(version)
+    path = tmp_path / "t"
+    keep = {"hoodie.clean.commits.retained": "2", "hoodie.cleaner.commits.retained": "2",
+            "hoodie.keep.min.commits": "3", "hoodie.keep.max.commits": "5"}
+    compaction = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} \
+        if table_type == MOR else {}
+    opts = lambda op, **more: t.options("archive", table_type, op, **compaction, **keep, **more)  # noqa: E731
+    model = t.Model()
+    for step in range(9):
+        rows = [t.row(i, 100 * (step + 1), f"s{step}") for i in range(step % 3, 30, 2)]
+        t.pyhudi_write(spark, path, rows, opts("upsert" if step else "insert"))
+        model.upsert(rows)
+
+    def entries() -> set:  # type: ignore[type-arg]
+        return {(e.time, e.action, e.state) for e in archived_entries(open_table(str(path)))}
+
+    ours = entries()
+    assert archive_files(open_table(str(path))) and any(s == "COMPLETED" for _, _, s in ours)
+    context = f"Apache Hudi {version} {table_type} after a pyhudi archival"
+    # Apache Hudi loads pyhudi's archive files as its archived timeline.
+    loaded = h.archived(path)
+    assert sorted(map(tuple, loaded["instants"])) == sorted(ours), f"{context}: archived timeline {loaded}"
+    completed = {time: action for time, action, state in ours if state == "COMPLETED"}
+    assert loaded["details"], f"{context}: no archived details"
+    for time, content in loaded["details"].items():
+        key = "startCleanTime" if completed[time] == "clean" else "partitionToWriteStats"
+        assert key in json.loads(content), f"{context}: details of {time} ({completed[time]})"
+    check_snapshot(spark, h, path, model, context)
+    check_queries(spark, h, path, context)
+
+    # Hudi's archival of the data table waits for its metadata table's compactions; without the
+    # metadata table it archives as soon as its rules allow.
+    theirs = {"hoodie.metadata.enable": "false", "hoodie.clean.automatic": "true", "hoodie.clean.async": "false",
+              "hoodie.archive.automatic": "true"}
+    for step in range(9, 15):
+        rows = [t.row(i, 100 * (step + 1), f"h{step}") for i in range(step % 3, 36, 3)]
+        h.write(path, t.SCHEMA, rows, opts("upsert", **theirs))
+        model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after a pyhudi archival")
+    after = entries()
+    assert ours <= after, f"Apache Hudi {version} lost pyhudi's archived entries: {sorted(ours - after)[:5]}"
+    assert len(after) > len(ours), f"Apache Hudi {version} archived nothing after pyhudi"
+    assert {tuple(i) for i in h.archived(path)["instants"]} == after, f"{version}: Apache Hudi's archived timeline"
+
+    rows = [t.row(i, 2000, "p") for i in range(0, 36, 5)]
+    t.pyhudi_write(spark, path, rows, opts("upsert"))
+    model.upsert(rows)
+    check_snapshot(spark, h, path, model, f"{version} {table_type} pyhudi write after Apache Hudi's archival")
+    assert entries() >= after
+
+
 # ---- pyhudi killed in the middle of removing Apache Hudi's metadata table
 
 CRASH_POINTS = ["properties-backed-up", "metadata-table-unlisted", "metadata-table-deleted"]
