@@ -190,6 +190,11 @@ def test_automatic_archival_keeps_the_retained_instants_exact(spark, tmp_path, t
     assert all((t, a, "REQUESTED") in entries for t, a, s in entries if s == "COMPLETED" and a == "deltacommit")
     assert len(archive_files(open_table(str(path)))) == archivals
     assert set(_archived_writes(path)) <= set(completed)
+    if table_type == "MERGE_ON_READ":
+        # A compaction archives its plan with its requested and its (empty) inflight file, as Hudi does.
+        plans = [e for e in archived_entries(open_table(str(path))) if e.action == "compaction"]
+        assert {e.state for e in plans} == {"REQUESTED", "INFLIGHT"}
+        assert all(e.content and e.content["operations"] for e in plans)
     # The CLI lists archived instants with --archived, and only the active ones without.
     result = _cli("timeline", str(path), "--archived", "--json")
     assert result.returncode == 0, result.stderr
