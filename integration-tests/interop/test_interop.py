@@ -288,6 +288,44 @@ def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callab
     assert entries() >= after
 
 
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_pyhudi_archival_stops_at_a_pending_compaction_of_apache_hudi(spark: Any, hudi: Callable[[str], HudiWorker],
+                                                                     tmp_path: Path, version: str) -> None:
+    """Apache Hudi writes eight delta commits and only schedules compactions (every three delta
+    commits), so that pending compactions sit between completed commits; pyhudi's archival takes
+    only the commits before the earliest of them and leaves every plan in place."""
+    import os
+
+    import pyhudi
+
+    h = hudi(version)
+    path = tmp_path / "t"
+    theirs = {"hoodie.metadata.enable": "false", "hoodie.compact.inline": "false",
+              "hoodie.compact.schedule.inline": "true", "hoodie.compact.inline.max.delta.commits": "3",
+              "hoodie.clean.automatic": "false", "hoodie.archive.automatic": "false"}
+    model = t.Model()
+    for step in range(8):
+        rows = [t.row(i, 100 * (step + 1), f"s{step}") for i in range(step % 3, 30, 2)]
+        h.write(path, t.SCHEMA, rows, t.options("pending", MOR, "upsert" if step else "insert", **theirs))
+        model.upsert(rows)
+    names = set(os.listdir(path / ".hoodie"))
+    pending = sorted(n.split(".")[0] for n in names if n.endswith(".compaction.requested")
+                     and f"{n.split('.')[0]}.commit" not in names)
+    assert pending, f"Apache Hudi {version} scheduled no compaction: {sorted(names)}"
+    writes = t.completed(path)
+    assert any(w > pending[0] for w in writes)
+
+    done = pyhudi.archive(spark, str(path), {"hoodie.clean.commits.retained": "1"}, min_commits=2, max_commits=3)
+    archived = sorted(d.split(".")[0] for d in done)
+    assert archived == [w for w in writes if w < pending[0]], f"{version}: archived {done}, pending {pending}"
+    left = set(os.listdir(path / ".hoodie"))
+    assert all(f"{p}.compaction.requested" in left for p in pending)
+    context = f"Apache Hudi {version} after pyhudi archived up to its pending compaction"
+    assert t.data(t.pyhudi_read(spark, path)) == model.expected(), context
+    assert t.data(h.read(path)) == model.expected(), context
+    assert sorted(i for i, _, s in map(tuple, h.archived(path)["instants"]) if s == "COMPLETED") == archived
+
+
 # ---- pyhudi killed in the middle of removing Apache Hudi's metadata table
 
 CRASH_POINTS = ["properties-backed-up", "metadata-table-unlisted", "metadata-table-deleted"]
