@@ -18,9 +18,10 @@ import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
  * never a hole (a newer commit gone while an older one stays would hide its data, since data
  * of instants missing from the timeline is committed only when it sorts before the first write).
  *
- * Re-running is safe: an entry already in the archive is not written again, and the instants at
- * the start of the active timeline that the archive records as completed are the remains of an
- * interrupted archival, whose files the next run deletes before it plans.
+ * Re-running is safe: an entry already in the newest archive file (where an interrupted run left
+ * its entries) is not written again, and the instants at the start of the active timeline that it
+ * records as completed are the remains of an interrupted archival, whose files the next run
+ * deletes before it plans.
  */
 object ArchiveTransaction {
 
@@ -39,7 +40,9 @@ object ArchiveTransaction {
     val storage = table.storage
     val writer = new TimelineWriter(storage, table.metaPath)
     val folder = ArchivedTimeline.folder(table)
-    val archived = ArchivedTimeline.instants(storage, folder).toSet
+    // Each archival writes a file of its own, so the entries of an interrupted one are all in the
+    // newest file; reading only that one keeps every commit's archival check small.
+    val archived = ArchivedTimeline.newestInstants(storage, folder).toSet
     val finished = Timeline(writer.stateFiles()).instants.takeWhile(i => i.isCompleted && archived(i))
     if (finished.nonEmpty) deleteStateFiles(writer, finished.map(_.timestamp).toSet)
 

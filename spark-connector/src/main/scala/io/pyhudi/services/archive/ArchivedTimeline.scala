@@ -49,6 +49,13 @@ object ArchivedTimeline {
   def instants(storage: Storage, folder: String): Seq[Instant] =
     entries(storage, folder).flatMap(ArchivedMetaEntry.instantOf)
 
+  /** The state files the newest archive file records: where an interrupted archival left its entries. */
+  def newestInstants(storage: Storage, folder: String): Seq[Instant] =
+    files(storage, folder).lastOption.toSeq.flatMap { case (_, path) =>
+      Using.resource(LogFormatReader.read(storage, path))(_.collect { case b: AvroDataBlock => b.records.toList }
+          .toList.flatten)
+    }.flatMap(ArchivedMetaEntry.instantOf)
+
   /** Writes `records` as one AVRO_DATA block into the next archive file; returns its path. */
   def append(storage: Storage, folder: String, records: Seq[GenericRecord]): String = {
     val version = files(storage, folder).map(_._1).maxOption.getOrElse(0) + 1
