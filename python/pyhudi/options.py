@@ -68,6 +68,15 @@ __all__ = [
     "CLIENT_HEARTBEAT_INTERVAL_IN_MS",
     "CLIENT_HEARTBEAT_TOLERABLE_MISSES",
     "WRITE_LOCK_WAIT_TIME_MS",
+    "CLUSTERING_PLAN_STRATEGY_SORT_COLUMNS",
+    "CLUSTERING_PLAN_STRATEGY_TARGET_FILE_MAX_BYTES",
+    "CLUSTERING_PLAN_STRATEGY_SMALL_FILE_LIMIT",
+    "CLUSTERING_PLAN_STRATEGY_MAX_NUM_GROUPS",
+    "CLUSTERING_PLAN_STRATEGY_MAX_BYTES_PER_GROUP",
+    "CLUSTERING_PLAN_STRATEGY_PARTITION_SELECTED",
+    "CLUSTERING_PLAN_STRATEGY_PARTITION_REGEX_PATTERN",
+    "CLUSTERING_INLINE",
+    "CLUSTERING_INLINE_MAX_COMMITS",
     "RECORDKEY_FIELD",
     "PARTITIONPATH_FIELD",
     "KEYGENERATOR_CLASS",
@@ -588,6 +597,66 @@ WRITE_LOCK_WAIT_TIME_MS = "hoodie.write.lock.wait_time_ms"
 only while it checks the timeline and starts, commits or rolls back an instant.
 
 Default: ``60000``.
+"""
+
+CLUSTERING_PLAN_STRATEGY_SORT_COLUMNS = "hoodie.clustering.plan.strategy.sort.columns"
+"""Comma-separated data columns by which clustering sorts the records of each clustering group
+(lexicographic order of the columns, Hudi's linear sort); unset: records keep their order.
+
+No default.
+"""
+
+CLUSTERING_PLAN_STRATEGY_TARGET_FILE_MAX_BYTES = "hoodie.clustering.plan.strategy.target.file.max.bytes"
+"""Size a base file written by clustering grows to before the next output file group starts; also
+sets how many output file groups a clustering group plans.
+
+Default: ``1073741824``.
+"""
+
+CLUSTERING_PLAN_STRATEGY_SMALL_FILE_LIMIT = "hoodie.clustering.plan.strategy.small.file.limit"
+"""File slices whose base file (merge-on-read: base plus log files) is smaller than this are
+clustered.
+
+Default: ``314572800``.
+"""
+
+CLUSTERING_PLAN_STRATEGY_MAX_NUM_GROUPS = "hoodie.clustering.plan.strategy.max.num.groups"
+"""Clustering groups one clustering plans at most; further small file slices wait for the next one.
+
+Default: ``30``.
+"""
+
+CLUSTERING_PLAN_STRATEGY_MAX_BYTES_PER_GROUP = "hoodie.clustering.plan.strategy.max.bytes.per.group"
+"""Bytes of input file slices one clustering group reads at most (one Spark task).
+
+Default: ``2147483648``.
+"""
+
+CLUSTERING_PLAN_STRATEGY_PARTITION_SELECTED = "hoodie.clustering.plan.strategy.partition.selected"
+"""Comma-separated partition paths clustering considers; unset: every partition.
+
+No default.
+"""
+
+CLUSTERING_PLAN_STRATEGY_PARTITION_REGEX_PATTERN = "hoodie.clustering.plan.strategy.partition.regex.pattern"
+"""Regular expression a partition path must match entirely to be clustered; unset: every partition.
+
+No default.
+"""
+
+CLUSTERING_INLINE = "hoodie.clustering.inline"
+"""After a write commit, cluster when hoodie.clustering.inline.max.commits commits have completed
+since the last clustering.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+CLUSTERING_INLINE_MAX_COMMITS = "hoodie.clustering.inline.max.commits"
+"""Completed write commits since the last clustering that trigger an inline clustering.
+
+Default: ``4``.
 """
 
 RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"

@@ -109,6 +109,11 @@ object WriteConfig {
         v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v,
             "expected a non-negative integer")))
 
+  private def positiveLong(key: String, default: Long, doc: String): ConfigEntry[Long] =
+    ConfigEntry[Long](key, Some(default), doc,
+      (k, v) =>
+        v.trim.toLongOption.filter(_ > 0).getOrElse(throw Errors.invalidOption(k, v, "expected a positive integer")))
+
   private def int(key: String, default: Int, doc: String): ConfigEntry[Int] =
     ConfigEntry[Int](key, Some(default), doc,
       (k, v) =>
@@ -341,6 +346,53 @@ object WriteConfig {
   val KeepMaxCommits: ConfigEntry[Int] = int("hoodie.keep.max.commits", 30,
     "Completed commits on the active timeline above which an archival runs. Must be greater than " +
       "hoodie.keep.min.commits.")
+  // Clustering (docs/clustering.md): Apache Hudi's keys and defaults (SparkSizeBasedClusteringPlanStrategy).
+
+  val ClusteringSortColumns: ConfigEntry[Seq[String]] = list("hoodie.clustering.plan.strategy.sort.columns",
+    "Comma-separated data columns by which clustering sorts the records of each clustering group " +
+      "(lexicographic order of the columns, Hudi's linear sort); unset: records keep their order.")
+
+  val ClusteringTargetFileMaxBytes: ConfigEntry[Long] = positiveLong(
+    "hoodie.clustering.plan.strategy.target.file.max.bytes", 1073741824L,
+    "Size a base file written by clustering grows to before the next output file group starts; also " +
+      "sets how many output file groups a clustering group plans.")
+
+  val ClusteringSmallFileLimit: ConfigEntry[Long] = positiveLong(
+    "hoodie.clustering.plan.strategy.small.file.limit", 314572800L,
+    "File slices whose base file (merge-on-read: base plus log files) is smaller than this are clustered.")
+
+  val ClusteringMaxNumGroups: ConfigEntry[Int] = int("hoodie.clustering.plan.strategy.max.num.groups", 30,
+    "Clustering groups one clustering plans at most; further small file slices wait for the next one.")
+
+  val ClusteringMaxBytesPerGroup: ConfigEntry[Long] = positiveLong(
+    "hoodie.clustering.plan.strategy.max.bytes.per.group", 2147483648L,
+    "Bytes of input file slices one clustering group reads at most (one Spark task).")
+
+  val ClusteringPartitionSelected: ConfigEntry[Seq[String]] = list(
+    "hoodie.clustering.plan.strategy.partition.selected",
+    "Comma-separated partition paths clustering considers; unset: every partition.")
+
+  val ClusteringPartitionRegex: ConfigEntry[java.util.regex.Pattern] = ConfigEntry[java.util.regex.Pattern](
+    "hoodie.clustering.plan.strategy.partition.regex.pattern", None,
+    "Regular expression a partition path must match entirely to be clustered; unset: every partition.",
+    (k, v) =>
+      try java.util.regex.Pattern.compile(v.trim)
+      catch {
+        case e: java.util.regex.PatternSyntaxException =>
+          throw Errors.invalidOption(k, v, s"not a regular expression (${e.getDescription})")
+      },
+    render = _.pattern)
+
+  val ClusteringInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.clustering.inline", default = false,
+    "After a write commit, cluster when hoodie.clustering.inline.max.commits commits have completed " +
+      "since the last clustering.")
+
+  val ClusteringInlineMaxCommits: ConfigEntry[Int] = int("hoodie.clustering.inline.max.commits", 4,
+    "Completed write commits since the last clustering that trigger an inline clustering.")
+
+  val ClusteringEntries: Seq[ConfigEntry[_]] = Seq(ClusteringSortColumns, ClusteringTargetFileMaxBytes,
+    ClusteringSmallFileLimit, ClusteringMaxNumGroups, ClusteringMaxBytesPerGroup, ClusteringPartitionSelected,
+    ClusteringPartitionRegex, ClusteringInline, ClusteringInlineMaxCommits)
 
   val OperationEntries: Seq[ConfigEntry[_]] = Seq(TableName, DatabaseName, TableType, Operation,
     PrecombineField, PayloadClass, IndexType, BloomNumEntries, BloomFpp, BloomFilterType,
@@ -351,5 +403,5 @@ object WriteConfig {
     CompactInlineMaxDeltaCommits, CompactScheduleInline, CompactionTargetIo, MetadataEnable,
     CleanAutomatic, CleanPolicy, CleanCommitsRetained, CleanFileVersionsRetained, CleanHoursRetained,
     ArchiveAutomatic, KeepMinCommits, KeepMaxCommits,
-    HeartbeatInterval, HeartbeatTolerableMisses, LockWaitTime)
+    HeartbeatInterval, HeartbeatTolerableMisses, LockWaitTime) ++ ClusteringEntries
 }

@@ -131,6 +131,17 @@ object ErrorId {
     define("ARCHIVAL_FAILED",
       "An archival wrote its archive file but could not remove an archived instant from the active timeline; " +
         "the next archival finishes it.")
+  val ClusteringRejected: ErrorId[CommitFailedException] =
+    define("CLUSTERING_REJECTED", "A clustering cannot be scheduled or committed as asked.")
+  val ClusteringConflict: ErrorId[WriteConflictException] =
+    define("CLUSTERING_CONFLICT", "A clustering could not be scheduled because of a concurrent writer.")
+  val InvalidClusteringState: ErrorId[InstantStateException] =
+    define("INVALID_CLUSTERING_STATE", "A clustering instant is not in the state the requested step needs.")
+  val ClusteringFileMissing: ErrorId[CorruptFileException] =
+    define("CLUSTERING_FILE_MISSING", "A file named by a clustering plan no longer exists.")
+  val UpdateUnderClustering: ErrorId[WriteConflictException] =
+    define("UPDATE_UNDER_CLUSTERING",
+      "A write would update or delete records of file groups that a pending clustering rewrites.")
 
   // Savepoints, rollback and restore.
   val SavepointNotFound: ErrorId[InstantStateException] =

@@ -254,6 +254,30 @@ object Errors {
       s"File $path named by compaction plan $instant does not exist; it was cleaned or moved " +
         "after the plan was written, so the plan cannot be executed")
 
+  def clusteringRejected(instant: String, why: String): CommitFailedException =
+    new CommitFailedException(ErrorId.ClusteringRejected,
+      s"Cannot schedule or commit clustering $instant: $why. Nothing was published; the " +
+        "clustering stays as it was on the timeline.")
+
+  def clusteringConflict(what: String): WriteConflictException =
+    new WriteConflictException(ErrorId.ClusteringConflict,
+      s"Clustering not scheduled: $what. Nothing was written; retry.")
+
+  def clusteringState(instant: String, step: String, state: String): InstantStateException =
+    new InstantStateException(ErrorId.InvalidClusteringState, s"Cannot $step clustering $instant: it is $state")
+
+  def clusteringFileMissing(instant: String, path: String): CorruptFileException =
+    new CorruptFileException(ErrorId.ClusteringFileMissing,
+      s"File $path named by clustering plan $instant does not exist; it was cleaned or moved " +
+        "after the plan was written, so the plan cannot be executed")
+
+  /** @param pending per clustering instant: "clustering <instant>: <partition/fileId>, ..." */
+  def updateUnderClustering(instant: String, pending: Seq[String]): WriteConflictException =
+    new WriteConflictException(ErrorId.UpdateUnderClustering,
+      s"Write $instant would update or delete records in file groups that pending clustering rewrites: " +
+        pending.mkString("; ") +
+        ". Nothing of this write was published. Run the clustering to completion (pyhudi.cluster) and retry.")
+
   // Writing rows.
 
   def nullOrEmptyRecordKey(field: String, value: String): InvalidRecordException =

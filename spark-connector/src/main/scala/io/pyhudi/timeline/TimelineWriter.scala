@@ -20,7 +20,7 @@ import io.pyhudi.table.{HoodieTable, MetadataTable}
  *
  * @param metaPath the table's `.hoodie` folder
  */
-final class TimelineWriter(storage: Storage, metaPath: String) {
+final class TimelineWriter(val storage: Storage, metaPath: String) {
 
   /** Writes `T.<action>.requested`. */
   def requested(instantTime: String, action: String, content: Array[Byte] = Array.emptyByteArray): Instant =

@@ -2,7 +2,8 @@
 package io.pyhudi.transaction
 
 import io.pyhudi.storage.Storage
-import io.pyhudi.timeline.{Action, Instant, Timeline}
+import io.pyhudi.timeline.{Action, Instant, Timeline, TimelineWriter}
+import io.pyhudi.timeline.avro.ClusteringPlan
 
 /**
  * What other writers did to a table since a writer read its timeline. pyhudi's default mode
@@ -33,11 +34,16 @@ object ConcurrentChanges {
       !own.contains(i.timestamp) && Heartbeat.isAlive(storage, metaPath, i.timestamp, policy, nowMs)
     }
 
-  /** Pending writes (not compactions) other than `own` whose writer stopped beating. */
+  /**
+   * Pending writes (not compactions, not clusterings) other than `own` whose writer stopped
+   * beating. A pending clustering, like a compaction, is executed again rather than rolled back.
+   */
   def deadWrites(storage: Storage, metaPath: String, now: Timeline, policy: HeartbeatPolicy,
       nowMs: Long = System.currentTimeMillis()): Seq[Instant] =
     now.pendingWrites.filter { i =>
-      Action.Writes(i.action) && !Heartbeat.isAlive(storage, metaPath, i.timestamp, policy, nowMs)
+      Action.Writes(i.action) && !Heartbeat.isAlive(storage, metaPath, i.timestamp, policy, nowMs) &&
+      !(i.action == Action.ReplaceCommit &&
+        ClusteringPlan.requested(new TimelineWriter(storage, metaPath), i.timestamp).isDefined)
     }
 
   def describe(instants: Seq[Instant]): String = instants.map(i => s"${i.timestamp} (${i.action}, ${i.state})")

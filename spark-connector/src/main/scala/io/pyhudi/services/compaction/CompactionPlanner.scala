@@ -2,6 +2,7 @@
 package io.pyhudi.services.compaction
 
 import io.pyhudi.filegroup.{CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.services.clustering.ClusteringTransaction
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.Action
 import io.pyhudi.timeline.avro.CompactionPlan
@@ -9,8 +10,8 @@ import io.pyhudi.timeline.avro.CompactionPlan
 /**
  * Chooses what a compaction folds (hudi-format.md §2.5): the latest slice of each file group
  * that has log files, as the [[io.pyhudi.filegroup.FileSystemView]] forms slices at the latest
- * completed instant (replaced groups excluded). Groups already in a pending compaction plan are
- * left out. Reads the timeline and listings only, never data files.
+ * completed instant (replaced groups excluded). Groups already in a pending compaction or
+ * clustering plan are left out. Reads the timeline and listings only, never data files.
  */
 object CompactionPlanner {
 
@@ -47,8 +48,9 @@ object CompactionPlanner {
     table.timeline.latestCompletedWrite.map(_.timestamp) match {
       case None => Nil
       case Some(asOf) =>
-        val pending: Set[FileGroupId] = CompactionTransaction.pendingCompactions(table)
-          .flatMap(_._2.operations.getOrElse(Nil)).map(CompactionOperations.groupId).toSet
+        val pending: Set[FileGroupId] = (CompactionTransaction.pendingCompactions(table)
+          .flatMap(_._2.operations.getOrElse(Nil)).map(CompactionOperations.groupId) ++
+          ClusteringTransaction.pendingFileGroups(table).keys).toSet
         val listing = PartitionLister.list(table.storage, table.basePath)
         val replaced = FileSystemView.replacedFileGroups(table.timeline, asOf, table.commitMetadata)
         // Compacting a slice that lost a file would publish another version of its records.

@@ -7,7 +7,7 @@ import io.pyhudi.errors.{Errors, InstantConflictException, PyhudiException}
 import io.pyhudi.filegroup.{BaseFile, FileGroupId}
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
-import io.pyhudi.timeline.avro.CompactionPlan
+import io.pyhudi.timeline.avro.{ClusteringPlan, CompactionPlan}
 import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
 import io.pyhudi.write.commit.{CommitStep, IOType, Markers}
 
@@ -63,7 +63,10 @@ object CompactionTransaction {
     val groups = ops.map(CompactionOperations.groupId)
     if (groups.distinct.size != groups.size)
       throw Errors.compactionRejected(instant, "the plan names a file group twice")
-    val pendingWrites = timeline.pendingWrites.filter(i => Action.Writes(i.action))
+    // A pending clustering is no failed write: it is executed later, and the plan skips its groups.
+    val pendingWrites = timeline.pendingWrites.filter(i =>
+      Action.Writes(i.action) &&
+        !(i.action == Action.ReplaceCommit && ClusteringPlan.requested(writer, i.timestamp).isDefined))
     if (pendingWrites.nonEmpty)
       throw Errors.compactionRejected(instant,
         s"write(s) ${pendingWrites.mkString(", ")} are pending; " +
