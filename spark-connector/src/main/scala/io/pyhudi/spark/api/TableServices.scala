@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 
 import io.pyhudi.services.restore.{InstantRollback, Restore}
 import io.pyhudi.services.savepoint.{Savepoint, Savepoints}
-import io.pyhudi.spark.services.{Cleaner, Compactor, TimelineArchiver}
+import io.pyhudi.spark.services.{Cleaner, Clusterer, Compactor, TimelineArchiver}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
@@ -50,6 +50,24 @@ object TableServices {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
     TimelineArchiver.archive(table, opts).map(_.toString).asJava
+  }
+
+  /**
+   * Clusters the table now (docs/clustering.md): rolls back failed writes, executes clusterings
+   * left pending, then plans and runs a new one from the `hoodie.clustering.plan.strategy.*`
+   * options (with `scheduleOnly`, only writes its plan). Returns the new clustering's instant,
+   * else the last pending one executed, or null when nothing was clustered.
+   */
+  def cluster(spark: SparkSession, path: String, options: java.util.Map[String, String],
+      scheduleOnly: Boolean): String = {
+    val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
+    val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
+    val concurrency = ConcurrencyConfig.from(opts)
+    WriteTransaction.rollbackFailedWrites(table, concurrency)
+    WriteTransaction.requireNoLiveWriters(table, concurrency)
+    val instant = Clusterer.cluster(spark, table.reload(), opts, scheduleOnly).orNull
+    if (instant != null && !scheduleOnly) Cleaner.afterCommit(spark, table.reload(), opts)
+    instant
   }
 
   /** Writes a compaction plan without executing it; returns its instant or null. */

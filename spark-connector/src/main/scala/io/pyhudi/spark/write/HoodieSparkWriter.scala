@@ -13,9 +13,11 @@ import io.pyhudi.config.WriteConfig
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
+import io.pyhudi.filegroup.FileGroupId
 import io.pyhudi.services.archive.ArchiveConfig
+import io.pyhudi.services.clustering.{ClusteringPlanner, ClusteringTransaction}
 import io.pyhudi.services.compaction.CompactionPlanner
-import io.pyhudi.spark.services.{Cleaner, Compactor, EmbeddedTimelineService, TimelineArchiver}
+import io.pyhudi.spark.services.{Cleaner, Clusterer, Compactor, EmbeddedTimelineService, TimelineArchiver}
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -91,6 +93,7 @@ object HoodieSparkWriter {
           throw e
       }
     if (spec.tableType == TableType.MergeOnRead) compactInline(spark, written.reload(), effective)
+    clusterInline(spark, written.reload(), effective)
     // hoodie.clean.automatic: clean after the commit (and any inline compaction), as Hudi does.
     // The write is committed by now: a clean that fails is left for the next one to finish.
     try Cleaner.afterCommit(spark, written.reload(), effective)
@@ -187,6 +190,7 @@ object HoodieSparkWriter {
 
         case WritePath.Buckets(appendsLogs) =>
           val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
+          rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
@@ -203,9 +207,14 @@ object HoodieSparkWriter {
           cached += tagged
           val found = tagging(tagged)
           val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
-          val small = if (appendsLogs) files.logFreeBases else files.byPartition
+          // Small-file packing never picks a file group a pending clustering rewrites.
+          val clustering = ClusteringTransaction.pendingFileGroups(table)
+          val small = (if (appendsLogs) files.logFreeBases else files.byPartition).map { case (p, bs) =>
+            p -> bs.filterNot(b => clustering.contains(FileGroupId(p, b.fileId)))
+          }
           val plan = planInserts(found.inserts, found.updated.map(l => l -> bases(l)).toMap, small, spec, table,
             useSmallFiles = packsSmallFiles)
+          rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), found.inserts))
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
@@ -222,11 +231,22 @@ object HoodieSparkWriter {
     }
   }
 
+  /** Updates, deletes and log appends to a file group of a pending clustering fail (Hudi's reject-update strategy). */
+  private def rejectUnderClustering(table: HoodieTable, instant: String, plan: WritePlan): Unit =
+    ClusteringTransaction.rejectUpdates(table, instant,
+      plan.buckets.filterNot(_.isNew).map(b => FileGroupId(b.partitionPath, b.fileId)))
+
   /** `hoodie.compact.inline`: compact (or only schedule) after enough delta commits. */
   private def compactInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =
     if (WriteConfig.CompactInline.from(options).get &&
       CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
       Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
+
+  /** `hoodie.clustering.inline`: cluster after enough commits since the last clustering. */
+  private def clusterInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =
+    if (WriteConfig.ClusteringInline.from(options).get &&
+      ClusteringPlanner.shouldClusterInline(table, WriteConfig.ClusteringInlineMaxCommits.from(options).get))
+      Clusterer.cluster(spark, table, options)
 
   /** Index tagging's figures: each task counts its records, the driver adds them up. */
   private def tagging(tagged: RDD[(WriteRecord, Option[Location])]): Tagging =
