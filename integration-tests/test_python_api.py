@@ -32,7 +32,7 @@ def test_exports_and_version():
         "__version__", "errors", "jar_path", "configure_spark", "read", "write", "HudiTable",
         "QueryType", "WriteOperation", "IndexType", "TableType",
         "compact", "schedule_compaction", "run_pending_compactions",
-        "clean", "archive", "savepoint", "savepoints", "delete_savepoint", "rollback", "restore",
+        "clean", "archive", "savepoint", "savepoints", "delete_savepoint", "rollback", "restore", "cluster",
     }
     version_sbt = (harness.REPO_ROOT / "version.sbt").read_text()
     assert f'"{pyhudi.__version__}"' in version_sbt, "installed pyhudi is stale: pip install ."

@@ -15,6 +15,7 @@ from pyhudi.reader import read
 from pyhudi.services import (
     archive,
     clean,
+    cluster,
     compact,
     delete_savepoint,
     restore,
@@ -51,4 +52,5 @@ __all__ = [
     "restore",
     "clean",
     "archive",
+    "cluster",
 ]

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Table services, run on the JVM side of a SparkSession: compaction of merge-on-read tables,
-clean (docs/clean.md), archival (docs/archival.md), savepoints, rollback of the latest write and
-restore to a savepoint (docs/savepoints.md).
+clean (docs/clean.md), archival (docs/archival.md), clustering (docs/clustering.md), savepoints,
+rollback of the latest write and restore to a savepoint (docs/savepoints.md).
 
 >>> import pyhudi
 >>> pyhudi.compact(spark, "/data/trips")  # doctest: +SKIP
@@ -12,9 +12,11 @@ restore to a savepoint (docs/savepoints.md).
 ['20251121101600456']
 >>> pyhudi.archive(spark, "/data/trips", min_commits=12, max_commits=15)  # doctest: +SKIP
 ['20251120080000000.commit', '20251120090000000.clean', '20251120100000000.commit']
+>>> pyhudi.cluster(spark, "/data/trips", sort_columns=["city", "ts"])  # doctest: +SKIP
+'20251121101700789'
 """
 
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence
 
 from pyhudi.errors import translated
 from pyhudi.options import KEEP_MAX_COMMITS, KEEP_MIN_COMMITS
@@ -45,6 +47,57 @@ def compact(spark: "SparkSession", path: str, options: Optional[Mapping[str, str
     with translated():
         instant = _services(spark).compact(spark._jsparkSession, path, _java_map(spark, options))
     return None if instant is None else str(instant)
+
+
+def cluster(
+    spark: "SparkSession",
+    path: str,
+    options: Optional[Mapping[str, str]] = None,
+    *,
+    sort_columns: Optional[Sequence[str]] = None,
+    partitions: Optional[Sequence[str]] = None,
+    target_file_max_bytes: Optional[int] = None,
+    small_file_limit: Optional[int] = None,
+    schedule_only: bool = False,
+) -> Optional[str]:
+    """Clusters the table now: rewrites small file slices into fewer base files of new file
+    groups, sorted by ``sort_columns``, as one replacecommit (docs/clustering.md).
+
+    Clusterings left pending (scheduled, or interrupted) run first. The keyword arguments set
+    ``hoodie.clustering.plan.strategy.sort.columns``, ``...partition.selected``,
+    ``...target.file.max.bytes`` and ``...small.file.limit`` over ``options``. With
+    ``schedule_only`` only the plan (``<instant>.replacecommit.requested``) is written. Returns
+    the new clustering's instant, else the last pending one executed, or None when no partition
+    had small files to cluster.
+    """
+    opts: Dict[str, str] = {str(k): str(v) for k, v in (options or {}).items()}
+    if sort_columns is not None:
+        opts[_CLUSTERING + "sort.columns"] = ",".join(_names("sort_columns", sort_columns))
+    if partitions is not None:
+        opts[_CLUSTERING + "partition.selected"] = ",".join(_names("partitions", partitions))
+    for name, key, value in (
+        ("target_file_max_bytes", "target.file.max.bytes", target_file_max_bytes),
+        ("small_file_limit", "small.file.limit", small_file_limit),
+    ):
+        if value is not None:
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{name} must be a positive int, not {value!r}")
+            opts[_CLUSTERING + key] = str(value)
+    with translated():
+        instant = _services(spark).cluster(spark._jsparkSession, path, _java_map(spark, opts), bool(schedule_only))
+    return None if instant is None else str(instant)
+
+
+_CLUSTERING = "hoodie.clustering.plan.strategy."
+
+
+def _names(arg: str, values: Sequence[str]) -> List[str]:
+    if isinstance(values, str):
+        values = [values]
+    names = [str(v).strip() for v in values]
+    if not names or any(not n or "," in n for n in names):
+        raise ValueError(f"{arg} must be non-empty names without commas, not {values!r}")
+    return names
 
 
 def schedule_compaction(spark: "SparkSession", path: str, options: Optional[Mapping[str, str]] = None) -> Optional[str]:

@@ -10,7 +10,7 @@
 """
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from pyhudi import services
 from pyhudi._args import OptionValue, path_value
@@ -184,6 +184,33 @@ class HudiTable:
         ['20251120080000000.commit', '20251120090000000.clean']
         """
         return services.archive(self._spark, self._path, options, min_commits=min_commits, max_commits=max_commits)
+
+    def cluster(
+        self,
+        sort_columns: Optional[Sequence[str]] = None,
+        partitions: Optional[Sequence[str]] = None,
+        target_file_max_bytes: Optional[int] = None,
+        small_file_limit: Optional[int] = None,
+        schedule_only: bool = False,
+        options: Optional[Mapping[str, str]] = None,
+    ) -> Optional[str]:
+        """Rewrites small file slices into fewer, sorted base files; see :func:`pyhudi.cluster`.
+
+        >>> table.cluster(sort_columns=["city", "ts"], partitions=["city=sf"])  # doctest: +SKIP
+        '20251121101700789'
+
+        Returns the clustering's instant, or None when there was nothing to cluster.
+        """
+        return services.cluster(
+            self._spark,
+            self._path,
+            options,
+            sort_columns=sort_columns,
+            partitions=partitions,
+            target_file_max_bytes=target_file_max_bytes,
+            small_file_limit=small_file_limit,
+            schedule_only=schedule_only,
+        )
 
     def savepoint(
         self,
