@@ -502,3 +502,63 @@ def test_apache_hudi_after_pyhudi_savepoint_and_restore(spark: Any, hudi: Callab
     model_after.upsert(more)
     check_snapshot(spark, h, path, model_after, f"Apache Hudi {version} {table_type} writing after a restore")
     assert [s["name"] for s in pyhudi.savepoints(spark, str(path))] == ["base"]
+
+
+# ---- pyhudi clusters, Apache Hudi reads and writes on; Apache Hudi clusters, pyhudi reads
+
+def clusterings(path: Path) -> List[str]:
+    out = []
+    for f in sorted((path / ".hoodie").iterdir()):
+        stem, _, action = f.name.partition(".")
+        if action == "replacecommit" and json.loads(f.read_text())["operationType"] == "CLUSTER":
+            out.append(stem)
+    return out
+
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+@pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
+def test_apache_hudi_after_a_pyhudi_clustering(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
+                                               version: str, table_type: str) -> None:
+    """pyhudi writes small files and clusters them sorted by name; Apache Hudi decodes the plan
+    with its own classes, reads every query like pyhudi, and upserts; then Apache Hudi clusters
+    inline and pyhudi and hudi-rs read its result."""
+    import pyhudi
+
+    h = hudi(version)
+    path = tmp_path / "t"
+    small = {"hoodie.parquet.small.file.limit": "0"}
+    opts = lambda op, **more: t.options("clus", table_type, op, **small, **more)  # noqa: E731
+    model = t.Model()
+    for step in range(4):
+        rows = [t.row(i, 100 * (step + 1), f"s{step}") for i in range(step, 40, 4)]
+        t.pyhudi_write(spark, path, rows, opts("insert"))
+        model.upsert(rows)
+    if table_type == MOR:
+        rows = [t.row(i, 900, "u") for i in range(0, 40, 5)]
+        t.pyhudi_write(spark, path, rows, opts("upsert"))
+        model.upsert(rows)
+    instant = pyhudi.cluster(spark, str(path), sort_columns=["name"])
+    assert instant and clusterings(path) == [instant]
+    plan = h.avro(path / ".hoodie" / f"{instant}.replacecommit.requested", "HoodieRequestedReplaceMetadata")
+    assert plan["operationType"] == "CLUSTER" and plan["clusteringPlan"]["inputGroups"]
+    context = f"Apache Hudi {version} {table_type} after a pyhudi clustering"
+    check_snapshot(spark, h, path, model, context)
+    check_queries(spark, h, path, context)
+
+    rows = [t.row(i, 2000, "h") for i in range(0, 48, 3)]
+    h.write(path, t.SCHEMA, rows, opts("upsert"))
+    model.upsert(rows)
+    check_snapshot(spark, h, path, model, f"{context}, Apache Hudi upsert")
+
+    # Apache Hudi clusters inline after its next insert; pyhudi and hudi-rs read what it wrote.
+    rows = [t.row(i, 3000, "n") for i in range(50, 70)]
+    h.write(path, t.SCHEMA, rows, opts("insert", **{"hoodie.clustering.inline": "true",
+                                                     "hoodie.clustering.inline.max.commits": "1",
+                                                     "hoodie.clustering.plan.strategy.sort.columns": "name"}))
+    model.upsert(rows)
+    assert len(clusterings(path)) == 2, f"Apache Hudi {version} did not cluster"
+    check_snapshot(spark, h, path, model, f"{context}, Apache Hudi clustering")
+    more = [t.row(i, 4000, "p") for i in range(0, 70, 7)]
+    t.pyhudi_write(spark, path, more, opts("upsert"))
+    model.upsert(more)
+    check_snapshot(spark, h, path, model, f"{context}, pyhudi upsert after Apache Hudi's clustering")
