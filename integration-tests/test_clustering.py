@@ -11,6 +11,7 @@ c) An upsert into a file group of a pending clustering fails (nothing committed)
 d) A clustering whose JVM halts after writing its files is rolled back to requested and executed
    by the next cluster(); the table stays exact.
 e) Inline clustering after ``hoodie.clustering.inline.max.commits`` commits.
+f) Clean keeps the replaced file groups while a retained instant reads them, then deletes them whole.
 """
 
 import os
@@ -336,3 +337,41 @@ def test_inline_clustering_after_max_commits(spark, tmp_path):
         assert len(clusterings) == (step + 1) // 3, f"write#{step}: clusterings {clusterings}"
         assert _read(spark, path) == sorted(state.values())
     assert _read_rs(path) == sorted(state.values())
+
+
+# --------------------------------------------------------------------------------------------
+# f) clean after clustering
+
+
+def test_clean_deletes_replaced_file_groups_once_no_retained_instant_needs_them(spark, tmp_path):
+    path = tmp_path / "table"
+    options = _options("COPY_ON_WRITE", "clus_clean")
+    state, _ = _inserts(spark, path, options, 4)
+    instant = pyhudi.cluster(spark, str(path), options, sort_columns=["v"])
+    assert instant is not None
+    replaced = {
+        (p, i) for p, ids in ws.commit_metadata(path, instant, "replacecommit")["partitionToReplaceFileIds"].items()
+        for i in ids
+    }
+
+    def replaced_files() -> List[Path]:
+        return [f for f in path.rglob("*.parquet") if (str(f.parent.relative_to(path)), f.name.split("_")[0]) in replaced]
+
+    assert len(replaced_files()) == len(replaced)
+    # While the clustering is among the retained commits, time travel before it needs the old groups.
+    retain = {"hoodie.clean.commits.retained": "2"}
+    assert pyhudi.clean(spark, str(path), retain) == []
+    assert len(replaced_files()) == len(replaced)
+    history: Dict[str, List[Row]] = {}
+    for step in range(3):
+        rows = [(k, r[1], 20 + step, f"u{step}") for k, r in list(state.items())[step::5]]
+        _write(spark, path, rows, options, "upsert")
+        state.update({r[0]: r for r in rows})
+        history[harness.completed_instants(path)[-1][0]] = sorted(state.values())
+    cleaned = pyhudi.clean(spark, str(path), retain)
+    assert cleaned and replaced_files() == [], "the replaced file groups are deleted whole"
+    latest = sorted(state.values())
+    assert _read(spark, path) == latest and _read_rs(path) == latest
+    for at in list(history)[-2:]:
+        assert _read(spark, path, {"as.of.instant": at}) == history[at] and _read_rs(path, as_of=at) == history[at]
+    _validate(path, "after the clean")
