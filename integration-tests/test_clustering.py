@@ -172,7 +172,7 @@ def test_cluster_cow_small_files_into_sorted_files(spark, tmp_path):
     assert _read(spark, path) == sorted(state.values()) == _read_rs(path)
 
 
-def test_unknown_sort_column_is_named(spark, tmp_path):
+def test_unknown_sort_column_and_bucket_index_are_refused(spark, tmp_path):
     path = tmp_path / "table"
     options = _options("COPY_ON_WRITE", "clus_bad")
     _inserts(spark, path, options, 2)
@@ -181,6 +181,8 @@ def test_unknown_sort_column_is_named(spark, tmp_path):
         pyhudi.cluster(spark, str(path), options, sort_columns=["v", "nope"])
     with pytest.raises(ValueError):
         pyhudi.cluster(spark, str(path), options, target_file_max_bytes=0)
+    with pytest.raises(pyhudi.errors.InvalidOptionError, match="BUCKET"):
+        pyhudi.cluster(spark, str(path), {**options, "hoodie.index.type": "BUCKET"})
     assert harness.timeline_files(path) == files
 
 

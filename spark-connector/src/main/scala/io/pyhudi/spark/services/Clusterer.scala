@@ -38,12 +38,18 @@ object Clusterer {
    * `scheduleOnly`). Returns the new clustering's instant, else the last pending one executed, or
    * None when nothing was clustered.
    *
-   * @throws io.pyhudi.errors.InvalidOptionException when a sort column is not a table column
+   * @throws io.pyhudi.errors.InvalidOptionException when a sort column is not a table column, or the
+   *         options name a BUCKET index
    */
   def cluster(spark: SparkSession, table: HoodieTable, options: Map[String, String],
       scheduleOnly: Boolean = false): Option[String] = {
     val config = ClusteringConfig.from(options)
     config.checkSortColumns(dataColumns(table))
+    // New file ids would break the key-to-bucket mapping; Apache Hudi does not cluster simple-bucket tables either.
+    WriteConfig.IndexType.from(options).filter(_.isBucket).foreach { i =>
+      throw Errors.invalidOption(WriteConfig.IndexType.key, i.name,
+        "clustering writes new file groups, which a BUCKET index cannot address; it does not run on bucket-index tables")
+    }
     val pending = runPending(spark, table, options)
     val current = if (pending.isEmpty) table else table.reload()
     ClusteringPlanner.plan(current, config).map { plan =>

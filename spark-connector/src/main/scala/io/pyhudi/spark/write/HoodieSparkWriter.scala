@@ -10,6 +10,7 @@ import org.apache.spark.storage.StorageLevel
 
 import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.config.WriteConfig
+import io.pyhudi.filegroup.FileGroupId
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
