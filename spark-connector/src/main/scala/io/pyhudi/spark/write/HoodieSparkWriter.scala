@@ -14,7 +14,6 @@ import io.pyhudi.filegroup.FileGroupId
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.schema.TableSchemaResolver
-import io.pyhudi.filegroup.FileGroupId
 import io.pyhudi.services.archive.ArchiveConfig
 import io.pyhudi.services.clustering.{ClusteringPlanner, ClusteringTransaction}
 import io.pyhudi.services.compaction.CompactionPlanner
