@@ -97,7 +97,7 @@ object WriteConfig {
 
   /** Every write option. */
   /** Every write option, in documentation order. */
-  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ KeyGenEntries ++ TimelineServiceEntries
+  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ ConcurrencyEntries ++ KeyGenEntries ++ TimelineServiceEntries
 
   private def list(key: String, doc: String): ConfigEntry[Seq[String]] =
     ConfigEntry[Seq[String]](key, None, doc,
@@ -275,7 +275,81 @@ object WriteConfig {
 
   val LockWaitTime: ConfigEntry[Long] = long("hoodie.write.lock.wait_time_ms", 60000L,
     "How long a writer waits for the table's commit lock (.hoodie/.aux/pyhudi.lock), which it holds only " +
-      "while it checks the timeline and starts, commits or rolls back an instant.")
+      "while it checks the timeline and starts, commits or rolls back an instant. Under " +
+      "OPTIMISTIC_CONCURRENCY_CONTROL: how long one attempt to take the lock provider's lock waits " +
+      "(see hoodie.write.lock.num_retries).")
+
+  // Concurrency control (docs/concurrency.md): Apache Hudi's keys and class names.
+
+  val ConcurrencyMode: ConfigEntry[io.pyhudi.transaction.ConcurrencyMode] = ConfigEntry.enumeration(
+    "hoodie.write.concurrency.mode", io.pyhudi.transaction.ConcurrencyMode.SingleWriter,
+    io.pyhudi.transaction.ConcurrencyMode.All, (m: io.pyhudi.transaction.ConcurrencyMode) => m.name,
+    "SINGLE_WRITER: one writer at a time, checked (a writer that overlaps another fails with " +
+      "WriteConflictException). OPTIMISTIC_CONCURRENCY_CONTROL: writers run at once; at commit, under " +
+      "the lock of hoodie.write.lock.provider, a write that touched a file group another write " +
+      "committed to since it started, or inserted a key another write inserted, fails.")
+
+  val FailedWritesCleanPolicy: ConfigEntry[io.pyhudi.transaction.FailedWritesCleanPolicy] =
+    ConfigEntry[io.pyhudi.transaction.FailedWritesCleanPolicy]("hoodie.cleaner.policy.failed.writes", None,
+      "EAGER: before a write, pending writes whose heartbeat expired are rolled back and a pending " +
+        "write with a live heartbeat stops it. LAZY: pending writes are rolled back only once their " +
+        "heartbeat expired; live ones are left to finish. Unset: EAGER under SINGLE_WRITER, LAZY under " +
+        "OPTIMISTIC_CONCURRENCY_CONTROL, which does not accept EAGER.",
+      (k, v) =>
+        io.pyhudi.transaction.FailedWritesCleanPolicy.All.find(_.name.equalsIgnoreCase(v.trim))
+          .getOrElse(throw Errors.invalidEnumOption(k, v,
+              io.pyhudi.transaction.FailedWritesCleanPolicy.All.map(_.name))),
+      io.pyhudi.transaction.FailedWritesCleanPolicy.All.map(_.name),
+      (p: io.pyhudi.transaction.FailedWritesCleanPolicy) => p.name)
+
+  val LockProvider: ConfigEntry[io.pyhudi.transaction.LockProviderType] =
+    ConfigEntry[io.pyhudi.transaction.LockProviderType]("hoodie.write.lock.provider",
+      Some(io.pyhudi.transaction.LockProviderType.FileSystem),
+      "OPTIMISTIC_CONCURRENCY_CONTROL: the lock writers hold while they check for conflicts and commit, " +
+        "by Apache Hudi's class name (or its simple name): a lock file (FileSystemBasedLockProvider), a " +
+        "lock per table path in this JVM (InProcessLockProvider) or an Apache Curator lock in ZooKeeper " +
+        "(ZookeeperBasedLockProvider). Apache Hudi's default is ZooKeeper; pyhudi's needs no server.",
+      (k, v) =>
+        io.pyhudi.transaction.LockProviderType.parse(v)
+          .getOrElse(throw Errors.invalidEnumOption(k, v, io.pyhudi.transaction.LockProviderType.All.map(_.className))),
+      io.pyhudi.transaction.LockProviderType.All.map(_.className),
+      (p: io.pyhudi.transaction.LockProviderType) => p.className)
+
+  val LockFilesystemPath: ConfigEntry[String] = ConfigEntry.string("hoodie.write.lock.filesystem.path", None,
+    "FileSystemBasedLockProvider: the folder of the lock file `lock`; unset, the table's .hoodie folder.")
+
+  val LockFilesystemExpire: ConfigEntry[Long] = long("hoodie.write.lock.filesystem.expire", 0L,
+    "FileSystemBasedLockProvider: minutes after which a held lock file is broken by the next writer; 0 " +
+      "never breaks a lock whose holder renews it (a lock file whose renewals stopped, left by a killed " +
+      "process, is broken either way).")
+
+  val LockNumRetries: ConfigEntry[Long] = long("hoodie.write.lock.num_retries", 15L,
+    "OPTIMISTIC_CONCURRENCY_CONTROL: attempts to take the lock after the first, each waiting up to " +
+      "hoodie.write.lock.wait_time_ms; then the write fails with LOCK_TIMEOUT naming the holder.")
+
+  val ZookeeperUrl: ConfigEntry[String] = ConfigEntry.string("hoodie.write.lock.zookeeper.url", None,
+    "ZookeeperBasedLockProvider: the ZooKeeper host(s), comma-separated; required.")
+
+  val ZookeeperPort: ConfigEntry[Int] = int("hoodie.write.lock.zookeeper.port", 2181,
+    "ZookeeperBasedLockProvider: the port of hosts in hoodie.write.lock.zookeeper.url that name none.")
+
+  val ZookeeperLockKey: ConfigEntry[String] = ConfigEntry.string("hoodie.write.lock.zookeeper.lock_key", None,
+    "ZookeeperBasedLockProvider: the lock's node under the base path; unset, the table name.")
+
+  val ZookeeperBasePath: ConfigEntry[String] = ConfigEntry.string("hoodie.write.lock.zookeeper.base_path", None,
+    "ZookeeperBasedLockProvider: the ZooKeeper path under which lock nodes live; required.")
+
+  val ConflictResolutionStrategy: ConfigEntry[io.pyhudi.transaction.ConflictResolutionStrategy] =
+    ConfigEntry.enumeration("hoodie.write.lock.conflict.resolution.strategy",
+      io.pyhudi.transaction.ConflictResolutionStrategy.SimpleFileWrites,
+      io.pyhudi.transaction.ConflictResolutionStrategy.All,
+      (s: io.pyhudi.transaction.ConflictResolutionStrategy) => s.className,
+      "OPTIMISTIC_CONCURRENCY_CONTROL: Apache Hudi's SimpleConcurrentFileWritesConflictResolutionStrategy " +
+        "(the only one): two writes conflict when they wrote to the same file group.")
+
+  val ConcurrencyEntries: Seq[ConfigEntry[_]] = Seq(ConcurrencyMode, FailedWritesCleanPolicy, LockProvider,
+    LockFilesystemPath, LockFilesystemExpire, LockNumRetries, ZookeeperUrl, ZookeeperPort, ZookeeperLockKey,
+    ZookeeperBasePath, ConflictResolutionStrategy)
 
   // Clean (docs/clean.md): Apache Hudi's current keys, each also read under its older hoodie.cleaner.* name.
 
