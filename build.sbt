@@ -17,6 +17,9 @@ lazy val connector = (project in file("spark-connector"))
     name := "pyhudi-spark4",
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
+      // ZookeeperBasedLockProvider: Spark ships Curator and ZooKeeper (these are Spark 4.0.0's versions).
+      "org.apache.curator" % "curator-recipes" % "5.7.1" % Provided,
+      "org.apache.zookeeper" % "zookeeper" % "3.9.3" % Provided,
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     // Spark brings parquet, avro, hadoop and jackson at run time: the jar holds only our classes.

@@ -112,7 +112,8 @@ object ErrorId {
   val ConcurrentWriterActive: ErrorId[WriteConflictException] =
     define("CONCURRENT_WRITER_ACTIVE", "Another writer's instant is pending and its heartbeat is alive.")
   val LockTimeout: ErrorId[WriteConflictException] =
-    define("LOCK_TIMEOUT", "The table's commit lock was not free within `hoodie.write.lock.wait_time_ms`.")
+    define("LOCK_TIMEOUT",
+      "The table's commit lock (or the lock provider's lock, in all its attempts) was not free in time.")
   val CommitFailed: ErrorId[CommitFailedException] =
     define("COMMIT_FAILED", "A write failed before its commit point; nothing was published.")
   val CommitStateUnknown: ErrorId[CommitStateUnknownException] =

@@ -192,6 +192,13 @@ object Errors {
       s"Could not take the table's commit lock $lock within $waitMs ms (${WriteConfig.LockWaitTime.key}): " +
         "another writer holds it.")
 
+  def lockProviderTimeout(provider: String, target: String, holder: String, waitMs: Long,
+      retries: Int): WriteConflictException =
+    new WriteConflictException(ErrorId.LockTimeout,
+      s"Could not take the lock of $provider ($target) in ${retries + 1} attempt(s) of $waitMs ms " +
+        s"(${WriteConfig.LockWaitTime.key}, ${WriteConfig.LockNumRetries.key}): held by " +
+        s"$holder.")
+
   def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =
     new CommitFailedException(ErrorId.CommitFailed,
       s"Commit of instant $instant failed before its commit point: $why. Nothing was published; " +

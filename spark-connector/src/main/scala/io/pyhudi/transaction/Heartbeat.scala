@@ -70,6 +70,9 @@ object Heartbeat {
     new Heartbeat(storage, path, intervalMs)
   }
 
+  /** Keeps renewing the existing file `path`, leaving its content. */
+  def renew(storage: Storage, path: String, intervalMs: Long): Heartbeat = new Heartbeat(storage, path, intervalMs)
+
   /** Starts the heartbeat of a writer's instant: call before the instant's first state file. */
   def start(storage: Storage, metaPath: String, instant: String, policy: HeartbeatPolicy): Heartbeat =
     beat(storage, path(metaPath, instant), policy.intervalMs)

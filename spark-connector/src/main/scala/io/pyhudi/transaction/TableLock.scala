@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
-import java.nio.file.FileAlreadyExistsException
-import java.util.UUID
-
 import io.pyhudi.errors.Errors
 import io.pyhudi.storage.Storage
 
@@ -12,7 +9,8 @@ import io.pyhudi.storage.Storage
  * with an atomic create-if-absent and renewed like a heartbeat while held. Writers hold it only
  * around "check the timeline, then change it" steps (starting an instant, committing, rolling
  * back failed writes, scheduling a compaction), so that two of them never both pass a check
- * that the other's change would fail. It is not a lock provider for concurrent writers.
+ * that the other's change would fail. It is the lock of SINGLE_WRITER mode (a [[FileSystemLock]]);
+ * under OPTIMISTIC_CONCURRENCY_CONTROL writers take the configured [[LockProvider]] instead.
  *
  * A lock file whose renewals stopped for longer than the heartbeat expiry, and at most
  * [[MaxStaleMs]], was left by a killed process and is broken: the lock guards steps of
@@ -37,32 +35,9 @@ object TableLock {
 
   /** Runs `body` holding the lock; waits up to `waitMs` for it. */
   def withLock[T](storage: Storage, metaPath: String, heartbeat: HeartbeatPolicy, waitMs: Long)(body: => T): T = {
-    val held = acquire(storage, metaPath, policy(heartbeat), waitMs)
+    val lock = new FileSystemLock(storage, path(metaPath), policy(heartbeat))
+    if (!lock.tryLock(waitMs)) throw Errors.lockTimeout(lock.path, waitMs)
     try body
-    finally held.close()
-  }
-
-  private def acquire(storage: Storage, metaPath: String, policy: HeartbeatPolicy, waitMs: Long): Heartbeat = {
-    val lock = path(metaPath)
-    val owner = UUID.randomUUID().toString
-    val deadline = System.currentTimeMillis() + waitMs
-    var pause = 10L
-    while (true) {
-      try {
-        storage.createAtomically(lock, owner.getBytes("UTF-8"), s"$lock.$owner.tmp")
-        return Heartbeat.beat(storage, lock, policy.intervalMs)
-      } catch {
-        case _: FileAlreadyExistsException | _: org.apache.hadoop.fs.FileAlreadyExistsException =>
-          val now = System.currentTimeMillis()
-          storage.modificationTime(lock) match {
-            case Some(t) if !policy.isAlive(t, now) => storage.delete(lock) // left by a killed process
-            case _ if now >= deadline => throw Errors.lockTimeout(lock, waitMs)
-            case _ =>
-              Thread.sleep(pause)
-              pause = math.min(pause * 2, 200L)
-          }
-      }
-    }
-    throw Errors.internal("the commit lock's wait loop ended without taking the lock or timing out")
+    finally lock.unlock()
   }
 }

@@ -10,7 +10,7 @@ import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, Instant, InstantTimeGenerator, State, TimelineWriter}
 import io.pyhudi.timeline.avro.{CleanMetadata, CleanPartitionMetadata, CleanerPlan}
-import io.pyhudi.transaction.{ConcurrencyConfig, Heartbeat, TableLock}
+import io.pyhudi.transaction.{ConcurrencyConfig, Heartbeat}
 import io.pyhudi.write.commit.CommitStep
 
 /** The outcome of deleting one planned file: `deleted` when it is gone afterwards (also when it was gone before). */
@@ -168,5 +168,5 @@ object CleanTransaction {
   }
 
   private def locked[T](table: HoodieTable, concurrency: ConcurrencyConfig)(body: => T): T =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+    concurrency.withLock(table.storage, table.metaPath)(body)
 }

@@ -8,7 +8,7 @@ import io.pyhudi.filegroup.{BaseFile, FileGroupId}
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.{ClusteringPlan, CompactionPlan}
-import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
+import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat}
 import io.pyhudi.write.commit.{CommitStep, IOType, Markers}
 
 /**
@@ -51,7 +51,7 @@ object CompactionTransaction {
     }
 
   private def locked[T](table: HoodieTable, concurrency: ConcurrencyConfig)(body: => T): T =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+    concurrency.withLock(table.storage, table.metaPath)(body)
 
   private def scheduleLocked(table: HoodieTable, writer: TimelineWriter, timeline: io.pyhudi.timeline.Timeline,
       plan: CompactionPlan, generator: InstantTimeGenerator): String = {

@@ -9,7 +9,7 @@ import io.pyhudi.filegroup.{FileSystemView, PartitionLister}
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, Instant, TimelineWriter}
 import io.pyhudi.timeline.avro.SavepointMetadata
-import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
+import io.pyhudi.transaction.ConcurrencyConfig
 
 /** One completed savepoint: the savepointed instant, its label and metadata. */
 final case class Savepoint(instant: String, label: SavepointLabel, metadata: SavepointMetadata) {
@@ -42,7 +42,7 @@ object Savepoints {
     retainDays.foreach { d =>
       if (d <= 0) throw Errors.cannotSavepoint(instant.getOrElse("(latest)"), s"retain days must be positive, not $d")
     }
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       val writer = new TimelineWriter(table.storage, table.metaPath)
       val timeline = writer.timeline()
       val target = instant.getOrElse(timeline.latestCompletedWrite.map(_.timestamp).getOrElse(
@@ -98,7 +98,7 @@ object Savepoints {
   /** Deletes a savepoint's state files (the savepointed instant stays); returns its instant. */
   def delete(table: HoodieTable, nameOrInstant: String,
       concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): String =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       val sp = find(table, nameOrInstant)
       new TimelineWriter(table.storage, table.metaPath).deleteInstantFiles(sp.instant, savepoint = true)
       sp.instant

@@ -10,7 +10,7 @@ import io.pyhudi.services.savepoint.{Savepoint, Savepoints}
 import io.pyhudi.spark.services.{Cleaner, Clusterer, Compactor, TimelineArchiver}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
+import io.pyhudi.transaction.ConcurrencyConfig
 import io.pyhudi.write.commit.WriteTransaction
 
 /** Table services callable from Scala and, through py4j, from the `pyhudi` Python package. */
@@ -141,7 +141,7 @@ object TableServices {
     val (table, concurrency) = open(spark, path, options)
     WriteTransaction.rollbackFailedWrites(table, concurrency)
     WriteTransaction.requireNoLiveWriters(table, concurrency)
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       InstantRollback.rollbackLatest(table, optional(instant))._1
     }
   }
@@ -154,7 +154,7 @@ object TableServices {
     val (table, concurrency) = open(spark, path, options)
     WriteTransaction.rollbackFailedWrites(table, concurrency)
     WriteTransaction.requireNoLiveWriters(table, concurrency)
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       Restore.restore(table, savepoint)
     }
   }
