@@ -114,6 +114,10 @@ object ErrorId {
   val LockTimeout: ErrorId[WriteConflictException] =
     define("LOCK_TIMEOUT",
       "The table's commit lock (or the lock provider's lock, in all its attempts) was not free in time.")
+  val ConcurrentWriteConflict: ErrorId[WriteConflictException] =
+    define("CONCURRENT_WRITE_CONFLICT",
+      "Under optimistic concurrency control, another write committed to the same file groups (or inserted " +
+        "the same new keys) since this write started; this write was rolled back.")
   val CommitFailed: ErrorId[CommitFailedException] =
     define("COMMIT_FAILED", "A write failed before its commit point; nothing was published.")
   val CommitStateUnknown: ErrorId[CommitStateUnknownException] =

@@ -199,6 +199,15 @@ object Errors {
         s"(${WriteConfig.LockWaitTime.key}, ${WriteConfig.LockNumRetries.key}): held by " +
         s"$holder.")
 
+  /**
+   * Optimistic concurrency control: `other` completed (or is a pending table service) since
+   * this write started and shares `what` with it.
+   */
+  def concurrentWriteConflict(instant: String, other: String, what: String): WriteConflictException =
+    new WriteConflictException(ErrorId.ConcurrentWriteConflict,
+      s"Write $instant conflicts with instant $other, which committed (or was scheduled) after this write " +
+        s"started: both wrote $what. This write was rolled back and nothing of it is visible; retry it.")
+
   def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =
     new CommitFailedException(ErrorId.CommitFailed,
       s"Commit of instant $instant failed before its commit point: $why. Nothing was published; " +

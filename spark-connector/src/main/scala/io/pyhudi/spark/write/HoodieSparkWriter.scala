@@ -21,8 +21,8 @@ import io.pyhudi.spark.services.{Cleaner, Clusterer, Compactor, EmbeddedTimeline
 import io.pyhudi.spark.shims.{ParquetReaderShim, ParquetWriterShim}
 import io.pyhudi.spark.source.PyhudiSource
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
-import io.pyhudi.table.{HoodieTable, TableCreator, TableType}
-import io.pyhudi.transaction.ConcurrencyConfig
+import io.pyhudi.table.{HoodieTable, PausePoint, TableCreator, TableType}
+import io.pyhudi.transaction.{ConcurrencyConfig, FailedWritesCleanPolicy}
 import io.pyhudi.write.{
   BulkInsertSortMode,
   Location,
@@ -78,8 +78,10 @@ object HoodieSparkWriter {
           case Nil => table
           case _ => table.reload()
         }
-        // A second writer stops here, before any work, while the first one's heartbeat is live.
-        WriteTransaction.requireNoLiveWriters(recovered, concurrency)
+        // A second writer stops here, before any work, while the first one's heartbeat is live
+        // (LAZY failed-write cleaning, as under optimistic concurrency control, lets it run).
+        if (concurrency.failedWrites == FailedWritesCleanPolicy.Eager)
+          WriteTransaction.requireNoLiveWriters(recovered, concurrency)
         // Logs are always written against a completed slice: finish scheduled compactions first.
         val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
         run(spark, ready, spec, df, tableData, conf, concurrency,
@@ -157,6 +159,14 @@ object HoodieSparkWriter {
     }.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
     val records = keyed.values
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](keyed)
+    // Optimistic concurrency control: the keys this write inserts, checked at commit against
+    // what concurrent commits inserted (two inserts of one new key into different file groups).
+    var newKeys: WriteTransaction.NewKeyCheck = WriteTransaction.NoNewKeys
+    def checkInserts(inserted: RDD[WriteRecord]): Unit = if (concurrency.optimistic)
+      newKeys = NewKeyConflicts(sc, inserted.map(r => IncomingRecords.identity(r, spec.isGlobalIndex)),
+        spec.isGlobalIndex, table.basePath,
+        ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil, returningBatch = false,
+          hadoopConf))
     try {
       val (results, replacedIds) = route match {
         case WritePath.BulkInsert =>
@@ -167,6 +177,7 @@ object HoodieSparkWriter {
             case BulkInsertSortMode.None => records
           }
           records.count() // key generation errors surface before the instant starts
+          checkInserts(records.filter(!_.isDelete))
           txn.start(Commits.workload(op, Nil, Map.empty))
           (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
 
@@ -206,6 +217,7 @@ object HoodieSparkWriter {
             StorageLevel.MEMORY_AND_DISK)
           cached += tagged
           val found = tagging(tagged)
+          checkInserts(tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.keys)
           val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
           // Small-file packing never picks a file group a pending clustering rewrites.
           val clustering = ClusteringTransaction.pendingFileGroups(table)
@@ -220,7 +232,9 @@ object HoodieSparkWriter {
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
       }
-      commit(txn, results, schemaJson, replacedIds)
+      PausePoint(Option(sc.getLocalProperty(PausePoint.Property)), "before-commit")
+      txn.commit(results.map(WriteStats.written), Map("schema" -> schemaJson), replacedIds, newKeys,
+        bucketed = spec.indexType == io.pyhudi.index.IndexType.Bucket)
     } catch {
       case e: Throwable =>
         txn.abort(e)

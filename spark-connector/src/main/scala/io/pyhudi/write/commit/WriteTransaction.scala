@@ -18,8 +18,8 @@ import io.pyhudi.timeline.{
   TimelineWriter,
   WriteStat
 }
-import io.pyhudi.timeline.avro.RequestedReplaceMetadata
-import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
+import io.pyhudi.timeline.avro.{CompactionPlan, RequestedReplaceMetadata}
+import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, ConcurrentFileWrites, Heartbeat}
 
 /**
  * One write to a table: the instant `T` of a commit (COW), deltacommit (MOR) or replacecommit
@@ -75,16 +75,22 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       replaceCommit = false)
     locked {
       val now = timeline.timeline()
-      val newer = now.instants.map(_.timestamp).filter(_ >= instantTime).distinct
-      // Another writer chose a later instant time and started first.
-      if (newer.nonEmpty)
-        throw Errors.writeConflict(instantTime,
-          s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
-            "after this instant was chosen")
-      checkNoConflicts(now)
-      val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
-      if (live.nonEmpty)
-        throw Errors.liveWriters(table.basePath, ConcurrentChanges.describe(live), concurrency.heartbeat.expiryMs)
+      if (concurrency.optimistic) {
+        // Writers run at once and check for conflicts at commit; only the instant time must be its own.
+        if (now.instants.exists(_.timestamp == instantTime))
+          throw Errors.writeConflict(instantTime, "another writer started an instant of the same time")
+      } else {
+        val newer = now.instants.map(_.timestamp).filter(_ >= instantTime).distinct
+        // Another writer chose a later instant time and started first.
+        if (newer.nonEmpty)
+          throw Errors.writeConflict(instantTime,
+            s"instant(s) ${newer.mkString(", ")} appeared on the timeline " +
+              "after this instant was chosen")
+        checkNoConflicts(now)
+        val live = ConcurrentChanges.liveWriters(table.storage, table.metaPath, now, concurrency.heartbeat)
+        if (live.nonEmpty)
+          throw Errors.liveWriters(table.basePath, ConcurrentChanges.describe(live), concurrency.heartbeat.expiryMs)
+      }
       try {
         heartbeat = Some(Heartbeat.start(table.storage, table.metaPath, instantTime, concurrency.heartbeat))
         timeline.requested(instantTime, action, requested)
@@ -105,12 +111,16 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
    * `.hoodie/.temp/T`. `extraMetadata` must hold `schema` (hudi-format.md §0.1).
    *
    * @param replacedFileIds replacecommits: partition → file group ids retired by this write
+   * @param newKeys         OPTIMISTIC_CONCURRENCY_CONTROL: the keys this write inserted that a
+   *                        concurrent commit's written files also hold
+   * @param bucketed        OPTIMISTIC_CONCURRENCY_CONTROL: file groups of one bucket conflict (bucket index)
    * @throws io.pyhudi.errors.CommitFailedException before the commit point; [[abort]] is safe
    * @throws io.pyhudi.errors.CommitStateUnknownException when the commit point's outcome is
    *         unknown; do not abort
    */
   def commit(stats: Seq[WriteStat], extraMetadata: Map[String, String],
-      replacedFileIds: Map[String, Seq[String]] = Map.empty): Unit = {
+      replacedFileIds: Map[String, Seq[String]] = Map.empty,
+      newKeys: WriteTransaction.NewKeyCheck = WriteTransaction.NoNewKeys, bucketed: Boolean = false): Unit = {
     expect("commit", "started")
     if (!extraMetadata.get("schema").exists(_.trim.nonEmpty))
       throw Errors.commitFailed(instantTime,
@@ -132,7 +142,7 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
           "its inflight instant is gone: another writer judged this write " +
             s"dead (no heartbeat within ${WriteConfig.HeartbeatInterval.key} x ${WriteConfig.HeartbeatTolerableMisses.key}) " +
             "and rolled it back")
-      checkNoConflicts(now)
+      if (concurrency.optimistic) checkConcurrentWrites(now, metadata, newKeys, bucketed) else checkNoConflicts(now)
       try CommitStep.publish(table.storage, timeline, instantTime, action, metadata.toJson)
       catch {
         case e: InstantConflictException => phase = "failed"; throw e
@@ -175,7 +185,7 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
   }
 
   private def locked[T](body: => T): T =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+    concurrency.withLock(table.storage, table.metaPath)(body)
 
   /** Fails when another writer changed the timeline since this write was planned. */
   private def checkNoConflicts(now: Timeline): Unit = {
@@ -186,6 +196,42 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
           "advanced on the timeline after this write read it, so its plan (index lookup, file groups to " +
           "merge into, log files to append to) may be stale")
   }
+
+  /**
+   * OPTIMISTIC_CONCURRENCY_CONTROL: fails when an instant that completed or was scheduled since
+   * this write read the timeline touched one of its file groups, or a commit since holds a key
+   * this write inserted (two writers inserting one new key into different file groups).
+   */
+  private def checkConcurrentWrites(now: Timeline, mine: CommitMetadata, newKeys: WriteTransaction.NewKeyCheck,
+      bucketed: Boolean): Unit = {
+    val others = ConcurrentFileWrites.candidates(basedOn, now, instantTime)
+    val groups = others.map(i => i -> fileGroupsOf(i))
+    ConcurrentFileWrites.firstConflict(ConcurrentFileWrites.touched(mine), groups, bucketed).foreach {
+      case (i, shared) =>
+        throw Errors.concurrentWriteConflict(instantTime, s"${i.timestamp} (${i.action}, ${i.state})",
+          ConcurrentFileWrites.describe(shared))
+    }
+    others.filter(i => i.isCompleted).foreach { i =>
+      val keys = newKeys(i, table.commitMetadata(i))
+      if (keys.nonEmpty)
+        throw Errors.concurrentWriteConflict(instantTime, s"${i.timestamp} (${i.action}, ${i.state})",
+          s"the new record key(s) ${keys.take(10).mkString(", ")}${if (keys.size > 10) " ..." else ""} " +
+            "into different file groups")
+    }
+  }
+
+  /** A completed instant's written and replaced file groups; a pending table service's planned ones. */
+  private def fileGroupsOf(i: Instant): Set[ConcurrentFileWrites.FileGroup] =
+    if (i.isCompleted) ConcurrentFileWrites.touched(table.commitMetadata(i))
+    else {
+      val requested = Instant(i.timestamp, i.action, State.Requested)
+      val bytes = table.storage.readAll(timeline.path(requested))
+      if (i.action == Action.Compaction)
+        CompactionPlan.fromBytes(bytes, timeline.path(requested)).operations.getOrElse(Nil)
+          .map(op => (op.partitionPath.getOrElse(""), op.fileId.getOrElse(""))).toSet
+      else ConcurrentFileWrites.clusteringGroups(
+        RequestedReplaceMetadata.fromBytes(bytes, timeline.path(requested)).clusteringPlan)
+    }
 
   private def stopHeartbeat(): Unit = { heartbeat.foreach(_.close()); heartbeat = None }
 
@@ -218,6 +264,11 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
 
 object WriteTransaction {
 
+  /** Keys this write inserted that a concurrent commit (its instant and metadata) also wrote. */
+  type NewKeyCheck = (Instant, CommitMetadata) => Seq[String]
+
+  val NoNewKeys: NewKeyCheck = (_, _) => Nil
+
   /**
    * Recovery: finishes interrupted rollbacks, then rolls back every pending commit,
    * deltacommit and replacecommit whose writer is dead (no heartbeat within the policy's
@@ -228,7 +279,7 @@ object WriteTransaction {
   def rollbackFailedWrites(
       table: HoodieTable, concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Seq[String] = {
     val timeline = new TimelineWriter(table.storage, table.metaPath)
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       val resumed = timeline.timeline().instants
         .filter(i => i.action == Action.Rollback && !i.isCompleted)
         .flatMap(r => Rollback.resume(table, r))
