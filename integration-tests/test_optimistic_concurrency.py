@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Two writers under ``hoodie.write.concurrency.mode=OPTIMISTIC_CONCURRENCY_CONTROL``, in the
+scripted interleaving "A starts, B starts, A commits, B commits": each writer is held just
+before its commit (``io.pyhudi.table.PausePoint``, a gate file named by the writing thread's
+Spark local property), so that B plans and writes from the timeline A has not committed to yet.
+
+Writers are threads of the session's Spark (the in-process and file-system lock providers) and,
+once, a second Python process with its own Spark (file-system lock). Expected outcomes:
+
+* different file groups (different partitions): both commit;
+* the same file group (B updates keys A updates): B fails with ``WriteConflictError``, error id
+  ``CONCURRENT_WRITE_CONFLICT``, naming A's instant; nothing of B is visible;
+* the same new key inserted by both into a new partition (different new file groups, the
+  duplicate-key hole of Apache Hudi issue 9831): B fails the same way, naming the key.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import pytest
+import write_support as ws
+from pyhudi import errors
+
+FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
+IN_PROCESS = "org.apache.hudi.client.transaction.lock.InProcessLockProvider"
+SCHEMA = "key string, part string, ts long, value string"
+PAUSE = "pyhudi.test.pause"
+
+
+def _options(table_type: str, provider: str) -> Dict[str, str]:
+    return {
+        "hoodie.table.name": "occ",
+        "hoodie.datasource.write.table.type": table_type,
+        "hoodie.datasource.write.recordkey.field": "key",
+        "hoodie.datasource.write.partitionpath.field": "part",
+        "hoodie.datasource.write.precombine.field": "ts",
+        "hoodie.datasource.write.operation": "upsert",
+        "hoodie.write.concurrency.mode": "OPTIMISTIC_CONCURRENCY_CONTROL",
+        "hoodie.write.lock.provider": provider,
+        "hoodie.write.lock.wait_time_ms": "5000",
+        "hoodie.write.lock.num_retries": "2",
+        "hoodie.clean.automatic": "false",
+    }
+
+
+def _wait_for(path: Path, what: str, writer: Optional[Any] = None) -> None:
+    deadline = time.monotonic() + 240
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{what} never happened"
+        if writer is not None:
+            assert writer.is_alive(), f"the writer ended before {what}: {writer.outcome}"
+        time.sleep(0.05)
+
+
+class Writer(threading.Thread):
+    """Writes `rows` in its own thread, held before its commit until :meth:`commit`."""
+
+    def __init__(self, spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any]) -> None:
+        super().__init__(daemon=True)
+        self.spark, self.path, self.gate, self.options, self.rows = spark, path, gate, options, rows
+        self.outcome: Any = None
+        (Path(str(gate) + ".before-commit")).write_text("closed")
+
+    def run(self) -> None:
+        self.spark.sparkContext.setLocalProperty(PAUSE, str(self.gate))
+        try:
+            with errors.translated():
+                df = self.spark.createDataFrame(self.rows, SCHEMA)
+                df.write.format("pyhudi").options(**self.options).mode("append").save(str(self.path))
+            self.outcome = "committed"
+        except Exception as e:  # judged by the test
+            self.outcome = e
+        finally:
+            self.spark.sparkContext.setLocalProperty(PAUSE, None)
+
+    def started(self) -> "Writer":
+        self.start()
+        _wait_for(Path(str(self.gate) + ".before-commit.reached"), "the writer reached its commit", self)
+        return self
+
+    def commit(self) -> Any:
+        Path(str(self.gate) + ".before-commit").unlink()
+        self.join(timeout=240)
+        assert not self.is_alive(), "the writer did not finish"
+        return self.outcome
+
+
+def _seed(spark: Any, path: Path, options: Dict[str, str]) -> None:
+    rows = [(f"k{i}", f"p{i % 2}", 0, "seed") for i in range(20)]
+    spark.createDataFrame(rows, SCHEMA).write.format("pyhudi").options(**options).mode("append").save(str(path))
+
+
+def _values(spark: Any, path: Path) -> Dict[str, str]:
+    rows = ws.pyhudi_rows(spark, path)
+    values = {r["key"]: r["value"] for r in rows}
+    assert len(values) == len(rows), "a key appears twice"
+    return values
+
+
+def _timeline(path: Path) -> List[str]:
+    return sorted(f.name for f in (path / ".hoodie").iterdir() if f.is_file() and f.name[:1].isdigit())
+
+
+def _assert_lost(outcome: Any, winner_files: List[str], what: str) -> None:
+    assert isinstance(outcome, errors.WriteConflictError), outcome
+    assert outcome.error_id == "CONCURRENT_WRITE_CONFLICT", outcome
+    assert what in str(outcome), str(outcome)
+    instant = next(n.split(".")[0] for n in winner_files)
+    assert instant in str(outcome), "the message names the winning instant"
+
+
+@pytest.mark.parametrize(
+    "table_type,provider",
+    [("COPY_ON_WRITE", IN_PROCESS), ("MERGE_ON_READ", FS)],
+)
+def test_different_file_groups_both_commit(spark, tmp_path, table_type, provider):
+    path = tmp_path / "t"
+    options = _options(table_type, provider)
+    _seed(spark, path, options)
+    a = Writer(spark, path, tmp_path / "a", options, [(f"k{i}", "p0", 1, "A") for i in range(0, 20, 2)]).started()
+    b = Writer(spark, path, tmp_path / "b", options, [(f"k{i}", "p1", 1, "B") for i in range(1, 20, 2)]).started()
+    assert a.commit() == "committed"
+    assert b.commit() == "committed", "B touched only p1's file group: no conflict"
+    assert _values(spark, path) == {f"k{i}": "A" if i % 2 == 0 else "B" for i in range(20)}
+
+
+@pytest.mark.parametrize(
+    "table_type,provider",
+    [("COPY_ON_WRITE", FS), ("MERGE_ON_READ", IN_PROCESS)],
+)
+def test_same_file_group_second_commit_loses(spark, tmp_path, table_type, provider):
+    path = tmp_path / "t"
+    options = _options(table_type, provider)
+    _seed(spark, path, options)
+    before = set(_timeline(path))
+    a = Writer(spark, path, tmp_path / "a", options, [("k0", "p0", 1, "A"), ("k2", "p0", 1, "A")]).started()
+    b = Writer(spark, path, tmp_path / "b", options, [("k4", "p0", 1, "B")]).started()
+    assert a.commit() == "committed"
+    a_files = sorted(set(_timeline(path)) - before)
+    outcome = b.commit()
+    _assert_lost(outcome, a_files, "file group")
+    values = _values(spark, path)
+    assert values["k0"] == values["k2"] == "A" and values["k4"] == "seed", "nothing of B is visible"
+    # B's instant was rolled back: only A's instant and B's rollback are new on the timeline.
+    new = set(_timeline(path)) - before - set(a_files)
+    assert new and all(".rollback" in n for n in new), new
+
+
+def test_same_new_key_into_new_file_groups_second_commit_loses(spark, tmp_path):
+    path = tmp_path / "t"
+    options = _options("COPY_ON_WRITE", IN_PROCESS)
+    _seed(spark, path, options)
+    before = set(_timeline(path))
+    # A new partition: each writer creates a file group of its own for the same new key.
+    a = Writer(spark, path, tmp_path / "a", options, [("new1", "p9", 1, "A"), ("a-only", "p9", 1, "A")]).started()
+    b = Writer(spark, path, tmp_path / "b", options, [("new1", "p9", 2, "B"), ("b-only", "p9", 1, "B")]).started()
+    assert a.commit() == "committed"
+    outcome = b.commit()
+    _assert_lost(outcome, sorted(set(_timeline(path)) - before), "new1")
+    values = _values(spark, path)
+    assert values["new1"] == "A" and "b-only" not in values
+
+
+SECOND_PROCESS = textwrap.dedent(
+    """
+    import json, sys
+    from pyspark.sql import SparkSession
+    import pyhudi
+    from pyhudi import errors
+
+    path, gate, out = sys.argv[1:4]
+    options = json.loads(sys.argv[4])
+    builder = (
+        SparkSession.builder.master("local[1]").appName("pyhudi-occ-writer")
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+    )
+    spark = pyhudi.configure_spark(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    spark.sparkContext.setLocalProperty("pyhudi.test.pause", gate)
+    df = spark.createDataFrame([("k0", "p0", 1, "A")], "key string, part string, ts long, value string")
+    try:
+        with errors.translated():
+            df.write.format("pyhudi").options(**options).mode("append").save(path)
+        result = {"ok": True}
+    except Exception as e:
+        result = {"ok": False, "error": type(e).__name__, "id": getattr(e, "error_id", None), "message": str(e)}
+    open(out, "w").write(json.dumps(result))
+    """
+)
+
+
+def test_writer_in_another_process_file_system_lock(spark, tmp_path):
+    """A is another process; B a thread here: A commits first on the same file group, B loses."""
+    path = tmp_path / "t"
+    options = _options("COPY_ON_WRITE", FS)
+    _seed(spark, path, options)
+    gate = tmp_path / "a"
+    Path(str(gate) + ".before-commit").write_text("closed")
+    out = tmp_path / "a.json"
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    with open(tmp_path / "a.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SECOND_PROCESS, str(path), str(gate), str(out), json.dumps(options)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 240
+            while not Path(str(gate) + ".before-commit.reached").exists():
+                assert proc.poll() is None, (tmp_path / "a.log").read_text(errors="replace")[-3000:]
+                assert time.monotonic() < deadline, "the other process never reached its commit"
+                time.sleep(0.1)
+            b = Writer(spark, path, tmp_path / "b", options, [("k2", "p0", 1, "B")]).started()
+            Path(str(gate) + ".before-commit").unlink()
+            proc.wait(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert json.loads(out.read_text()) == {"ok": True}
+    outcome = b.commit()
+    assert isinstance(outcome, errors.WriteConflictError) and outcome.error_id == "CONCURRENT_WRITE_CONFLICT", outcome
+    values = _values(spark, path)
+    assert values["k0"] == "A" and values["k2"] == "seed"
