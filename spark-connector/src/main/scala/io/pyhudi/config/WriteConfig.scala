@@ -268,7 +268,8 @@ object WriteConfig {
     "How often a running write or compaction renews its heartbeat (.hoodie/.heartbeat/<instant>). A " +
       "pending instant whose heartbeat is older than this times hoodie.client.heartbeat.tolerable.misses " +
       "belongs to a dead writer and is rolled back by the next write; a younger one makes the next write " +
-      "fail with WriteConflictException instead of touching it.")
+      "fail with WriteConflictException instead of touching it (EAGER hoodie.cleaner.policy.failed.writes), " +
+      "or is left to finish (LAZY).")
 
   val HeartbeatTolerableMisses: ConfigEntry[Int] = int("hoodie.client.heartbeat.tolerable.misses", 2,
     "Heartbeat renewals a writer may miss before it counts as dead (see hoodie.client.heartbeat.interval_in_ms).")
