@@ -77,6 +77,19 @@ __all__ = [
     "CLUSTERING_PLAN_STRATEGY_PARTITION_REGEX_PATTERN",
     "CLUSTERING_INLINE",
     "CLUSTERING_INLINE_MAX_COMMITS",
+    "WRITE_CONCURRENCY_MODE",
+    "WriteConcurrencyMode",
+    "CLEANER_POLICY_FAILED_WRITES",
+    "CleanerPolicyFailedWrites",
+    "WRITE_LOCK_PROVIDER",
+    "WRITE_LOCK_FILESYSTEM_PATH",
+    "WRITE_LOCK_FILESYSTEM_EXPIRE",
+    "WRITE_LOCK_NUM_RETRIES",
+    "WRITE_LOCK_ZOOKEEPER_URL",
+    "WRITE_LOCK_ZOOKEEPER_PORT",
+    "WRITE_LOCK_ZOOKEEPER_LOCK_KEY",
+    "WRITE_LOCK_ZOOKEEPER_BASE_PATH",
+    "WRITE_LOCK_CONFLICT_RESOLUTION_STRATEGY",
     "RECORDKEY_FIELD",
     "PARTITIONPATH_FIELD",
     "KEYGENERATOR_CLASS",
@@ -595,7 +608,9 @@ Default: ``2``.
 
 WRITE_LOCK_WAIT_TIME_MS = "hoodie.write.lock.wait_time_ms"
 """How long a writer waits for the table's commit lock (.hoodie/.aux/pyhudi.lock), which it holds
-only while it checks the timeline and starts, commits or rolls back an instant.
+only while it checks the timeline and starts, commits or rolls back an instant. Under
+OPTIMISTIC_CONCURRENCY_CONTROL: how long one attempt to take the lock provider's lock waits (see
+hoodie.write.lock.num_retries).
 
 Default: ``60000``.
 """
@@ -658,6 +673,116 @@ CLUSTERING_INLINE_MAX_COMMITS = "hoodie.clustering.inline.max.commits"
 """Completed write commits since the last clustering that trigger an inline clustering.
 
 Default: ``4``.
+"""
+
+WRITE_CONCURRENCY_MODE = "hoodie.write.concurrency.mode"
+"""SINGLE_WRITER: one writer at a time, checked (a writer that overlaps another fails with
+WriteConflictException). OPTIMISTIC_CONCURRENCY_CONTROL: writers run at once; at commit, under the
+lock of hoodie.write.lock.provider, a write that touched a file group another write committed to
+since it started, or inserted a key another write inserted, fails.
+
+Default: ``SINGLE_WRITER``.
+
+Valid values (:class:`WriteConcurrencyMode`): ``SINGLE_WRITER``,
+``OPTIMISTIC_CONCURRENCY_CONTROL``.
+"""
+
+
+class WriteConcurrencyMode(_StrEnum):
+    """Values of :data:`WRITE_CONCURRENCY_MODE`."""
+
+    SINGLE_WRITER = "SINGLE_WRITER"
+    OPTIMISTIC_CONCURRENCY_CONTROL = "OPTIMISTIC_CONCURRENCY_CONTROL"
+
+
+CLEANER_POLICY_FAILED_WRITES = "hoodie.cleaner.policy.failed.writes"
+"""EAGER: before a write, pending writes whose heartbeat expired are rolled back and a pending write
+with a live heartbeat stops it. LAZY: pending writes are rolled back only once their heartbeat
+expired; live ones are left to finish. Unset: EAGER under SINGLE_WRITER, LAZY under
+OPTIMISTIC_CONCURRENCY_CONTROL, which does not accept EAGER.
+
+No default.
+
+Valid values (:class:`CleanerPolicyFailedWrites`): ``EAGER``, ``LAZY``.
+"""
+
+
+class CleanerPolicyFailedWrites(_StrEnum):
+    """Values of :data:`CLEANER_POLICY_FAILED_WRITES`."""
+
+    EAGER = "EAGER"
+    LAZY = "LAZY"
+
+
+WRITE_LOCK_PROVIDER = "hoodie.write.lock.provider"
+"""OPTIMISTIC_CONCURRENCY_CONTROL: the lock writers hold while they check for conflicts and commit,
+by Apache Hudi's class name (or its simple name): a lock file (FileSystemBasedLockProvider), a lock
+per table path in this JVM (InProcessLockProvider) or an Apache Curator lock in ZooKeeper
+(ZookeeperBasedLockProvider). Apache Hudi's default is ZooKeeper; pyhudi's needs no server.
+
+Default: ``org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider``.
+
+Valid values: ``org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider``,
+``org.apache.hudi.client.transaction.lock.InProcessLockProvider``,
+``org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider``.
+"""
+
+WRITE_LOCK_FILESYSTEM_PATH = "hoodie.write.lock.filesystem.path"
+"""FileSystemBasedLockProvider: the folder of the lock file `lock`; unset, the table's .hoodie
+folder.
+
+No default.
+"""
+
+WRITE_LOCK_FILESYSTEM_EXPIRE = "hoodie.write.lock.filesystem.expire"
+"""FileSystemBasedLockProvider: minutes after which a held lock file is broken by the next writer; 0
+never breaks a lock whose holder renews it (a lock file whose renewals stopped, left by a killed
+process, is broken either way).
+
+Default: ``0``.
+"""
+
+WRITE_LOCK_NUM_RETRIES = "hoodie.write.lock.num_retries"
+"""OPTIMISTIC_CONCURRENCY_CONTROL: attempts to take the lock after the first, each waiting up to
+hoodie.write.lock.wait_time_ms; then the write fails with LOCK_TIMEOUT naming the holder.
+
+Default: ``15``.
+"""
+
+WRITE_LOCK_ZOOKEEPER_URL = "hoodie.write.lock.zookeeper.url"
+"""ZookeeperBasedLockProvider: the ZooKeeper host(s), comma-separated; required.
+
+No default.
+"""
+
+WRITE_LOCK_ZOOKEEPER_PORT = "hoodie.write.lock.zookeeper.port"
+"""ZookeeperBasedLockProvider: the port of hosts in hoodie.write.lock.zookeeper.url that name none.
+
+Default: ``2181``.
+"""
+
+WRITE_LOCK_ZOOKEEPER_LOCK_KEY = "hoodie.write.lock.zookeeper.lock_key"
+"""ZookeeperBasedLockProvider: the lock's node under the base path; unset, the table name.
+
+No default.
+"""
+
+WRITE_LOCK_ZOOKEEPER_BASE_PATH = "hoodie.write.lock.zookeeper.base_path"
+"""ZookeeperBasedLockProvider: the ZooKeeper path under which lock nodes live; required.
+
+No default.
+"""
+
+WRITE_LOCK_CONFLICT_RESOLUTION_STRATEGY = "hoodie.write.lock.conflict.resolution.strategy"
+"""OPTIMISTIC_CONCURRENCY_CONTROL: Apache Hudi's
+SimpleConcurrentFileWritesConflictResolutionStrategy (the only one): two writes conflict when they
+wrote to the same file group.
+
+Default:
+``org.apache.hudi.client.transaction.SimpleConcurrentFileWritesConflictResolutionStrategy``.
+
+Valid values:
+``org.apache.hudi.client.transaction.SimpleConcurrentFileWritesConflictResolutionStrategy``.
 """
 
 RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"

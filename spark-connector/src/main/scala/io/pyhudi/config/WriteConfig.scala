@@ -97,7 +97,8 @@ object WriteConfig {
 
   /** Every write option. */
   /** Every write option, in documentation order. */
-  lazy val entries: Seq[ConfigEntry[_]] = OperationEntries ++ ConcurrencyEntries ++ KeyGenEntries ++ TimelineServiceEntries
+  lazy val entries: Seq[ConfigEntry[_]] =
+    OperationEntries ++ ConcurrencyEntries ++ KeyGenEntries ++ TimelineServiceEntries
 
   private def list(key: String, doc: String): ConfigEntry[Seq[String]] =
     ConfigEntry[Seq[String]](key, None, doc,

@@ -4,7 +4,7 @@ package io.pyhudi.services.archive
 import io.pyhudi.table.{CrashPoint, HoodieTable, MetadataTable}
 import io.pyhudi.timeline.{Action, Instant, State, Timeline, TimelineWriter}
 import io.pyhudi.timeline.avro.ArchivedMetaEntry
-import io.pyhudi.transaction.{ConcurrencyConfig, TableLock}
+import io.pyhudi.transaction.ConcurrencyConfig
 
 /**
  * One archival, under the table lock (writers start and commit instants only under it, so the
@@ -32,7 +32,7 @@ object ArchiveTransaction {
   /** Archives what the plan allows; returns the instants moved off the active timeline, oldest first. */
   def archive(table: HoodieTable, config: ArchiveConfig,
       concurrency: ConcurrencyConfig = ConcurrencyConfig.Default): Seq[Instant] =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs) {
+    concurrency.withLock(table.storage, table.metaPath) {
       run(table, config)
     }
 

@@ -9,7 +9,7 @@ import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.{ClusteringPlan, RequestedReplaceMetadata}
-import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat, TableLock}
+import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat}
 import io.pyhudi.write.commit.{CommitStep, IOType, Markers}
 
 /**
@@ -64,7 +64,7 @@ object ClusteringTransaction {
     }
 
   private def locked[T](table: HoodieTable, concurrency: ConcurrencyConfig)(body: => T): T =
-    TableLock.withLock(table.storage, table.metaPath, concurrency.heartbeat, concurrency.lockWaitMs)(body)
+    concurrency.withLock(table.storage, table.metaPath)(body)
 
   /** Writes the empty `T.replacecommit.inflight`; returns the execution's heartbeat, which the caller closes. */
   def start(
