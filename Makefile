@@ -1,5 +1,5 @@
 # The command surface; every target is a thin alias for a script under dev/ or build/.
-.PHONY: help demo test test-scala jar python docs check format clean
+.PHONY: help demo test test-scala jar python docs check format clean bench
 
 help:
 	@echo "make demo        run the main job (examples/demo.py on local Spark)"
@@ -10,6 +10,7 @@ help:
 	@echo "make docs        regenerate docs/options.md, docs/errors.md and python/pyhudi/options.py"
 	@echo "make check       Scala and Python formatting, license headers, lint, strict types (part of make test)"
 	@echo "make format      format Scala and python/pyhudi, add missing license headers"
+	@echo "make bench       side-by-side benchmark (bench/run.py, default size) into docs/benchmarks"
 
 demo:
 	dev/run-demo.sh
@@ -39,6 +40,9 @@ format:
 	dev/license-headers.sh --fix
 	.venv/bin/ruff format python/pyhudi
 	.venv/bin/ruff check --fix python/pyhudi
+
+bench:
+	python3 bench/run.py
 
 clean:
 	rm -rf target spark-connector/target project/target python/pyhudi/jars build/lib dist *.egg-info

@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Turns the ``results.json`` of ``bench/run.py`` into ``results.md`` and PNG plots, and prints
+the ratios. Usage: report.py RESULTS_JSON OUT_DIR (run by run.py in the spark4 environment,
+which has matplotlib)."""
+
+import json
+import os
+import statistics
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "systems"))
+
+from common import (  # noqa: E402
+    DELETE_1,
+    FILTER,
+    INCREMENTAL,
+    LOAD,
+    LOAD_ALT,
+    MOR_COMPACT,
+    MOR_LOAD,
+    MOR_SCAN,
+    MOR_SCAN_COMPACTED,
+    MOR_UPSERT,
+    SCALE_LARGE,
+    SCALE_SMALL,
+    SCAN,
+    UPSERT_1_SKEWED,
+    UPSERT_1_UNIFORM,
+    UPSERT_10_SKEWED,
+    UPSERT_10_UNIFORM,
+)
+
+WORKLOADS = [
+    LOAD,
+    LOAD_ALT,
+    UPSERT_1_UNIFORM,
+    UPSERT_1_SKEWED,
+    UPSERT_10_UNIFORM,
+    UPSERT_10_SKEWED,
+    INCREMENTAL,
+    DELETE_1,
+    SCAN,
+    FILTER,
+    MOR_LOAD,
+    MOR_UPSERT,
+    MOR_SCAN,
+    MOR_COMPACT,
+    MOR_SCAN_COMPACTED,
+    SCALE_SMALL,
+    SCALE_LARGE,
+]
+SYSTEM_ORDER = ["parquet", "pyhudi", "hudi", "delta", "iceberg"]
+NAMES = {"parquet": "parquet", "pyhudi": "pyhudi", "hudi": "Apache Hudi", "delta": "Delta Lake", "iceberg": "Apache Iceberg"}
+SCALE_VARIANT = {"COW 0.1x": "COW", "MOR-mode 0.1x": "MOR-mode"}
+
+
+def med(xs: List[float]) -> Optional[float]:
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x: Optional[float], digits: int = 2) -> str:
+    return "" if x is None else f"{x:.{digits}f}"
+
+
+def rows_of(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
+    out = []
+    for res in summary["systems"]:
+        for r in res["records"]:
+            if r["workload"] == "error":
+                continue
+            t = r.get("times") or []
+            out.append(
+                {
+                    "system": r["system"],
+                    "variant": r["variant"],
+                    "workload": r["workload"],
+                    "median": med(t),
+                    "min": min(t) if t else None,
+                    "max": max(t) if t else None,
+                    "x_parquet": (med(t) / med(r["floor"])) if t and r.get("floor") else None,
+                    "mb": (med(r["bytes"]) / 1e6) if r.get("bytes") else None,
+                    "files": med(r["files"]) if r.get("files") else None,
+                    "note": note(r),
+                    "result": r.get("result"),
+                }
+            )
+    order = {w: i for i, w in enumerate(WORKLOADS)}
+    out.sort(key=lambda r: (order.get(r["workload"], 99), SYSTEM_ORDER.index(r["system"]), r["variant"]))
+    return out
+
+
+def note(r: Dict[str, Any]) -> str:
+    parts = []
+    if r.get("na"):
+        parts.append(f"n/a: {r['na']}")
+    if r.get("label"):
+        parts.append(r["label"])
+    if r.get("pre_instant"):
+        parts.append(f"before the instant (key gen, index lookup, planning) {med(r['pre_instant']):.2f}s")
+    if "files_with_keys" in r:
+        parts.append(f"files holding the keys {med(r['files_with_keys']):.0f}, files probed n/a (not exposed)")
+    return "; ".join(parts)
+
+
+def label(r: Dict[str, Any]) -> str:
+    return f"{NAMES.get(r['system'], r['system'])} {r['variant']}"
+
+
+def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
+    """(what, value) pairs: the ratios the issue asks about."""
+    by = {(r["system"], r["variant"], r["workload"]): r for r in rows if r["median"] is not None}
+    out: List[Tuple[str, str]] = []
+    for (s, v, w), r in sorted(by.items()):
+        if r["x_parquet"] is not None:
+            out.append((f"{NAMES[s]} {v}: {w} / parquet", f"{r['x_parquet']:.2f}"))
+    for w in [UPSERT_1_UNIFORM, UPSERT_1_SKEWED, UPSERT_10_UNIFORM, UPSERT_10_SKEWED, DELETE_1, SCAN, FILTER]:
+        a, b = by.get(("pyhudi", "COW", w)), by.get(("hudi", "COW", w))
+        if a and b:
+            out.append((f"pyhudi / Apache Hudi, COW {w}", f"{a['median'] / b['median']:.2f}"))
+    for w in [MOR_UPSERT, MOR_SCAN, MOR_COMPACT, MOR_SCAN_COMPACTED]:
+        a, b = by.get(("pyhudi", "MOR", w)), by.get(("hudi", "MOR", w))
+        if a and b:
+            out.append((f"pyhudi / Apache Hudi, {w}", f"{a['median'] / b['median']:.2f}"))
+    for s in SYSTEM_ORDER:
+        for small_v, large_v in [("COW 0.1x", "COW"), ("MOR-mode 0.1x", "MOR-mode")]:
+            small, large = by.get((s, small_v, SCALE_SMALL)), by.get((s, large_v, SCALE_LARGE))
+            if small and large:
+                out.append((f"{NAMES[s]} {large_v}: the same upsert into the 10x table / into the small one", f"{large['median'] / small['median']:.2f}"))
+    return out
+
+
+def consistency(rows: List[Dict[str, Any]]) -> List[str]:
+    """Every system ran the same steps on the same data: their scans must agree."""
+    lines = []
+    for w in [SCAN, FILTER, INCREMENTAL, MOR_SCAN, MOR_SCAN_COMPACTED]:
+        seen = {label(r): tuple(r["result"]) for r in rows if r["workload"] == w and r["result"]}
+        if seen:
+            distinct = set(seen.values())
+            verdict = "agree" if len(distinct) == 1 else "DIFFER"
+            lines.append(f"- {w}: {verdict} — " + ", ".join(f"{k}: {v[0]} rows, hash {v[1]}" for k, v in seen.items()))
+    return lines
+
+
+def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
+    m = summary["machine"]
+    versions = []
+    for res in summary["systems"]:
+        v = ", ".join(f"{k} {x}" for k, x in res.get("versions", {}).items())
+        wall = f", {res['wall_seconds']:.0f} s in all" if res.get("wall_seconds") else ""
+        failed = f" — FAILED: {res['failed']}" if res.get("failed") else ""
+        versions.append(f"- {NAMES.get(res['system'], res['system'])}: {v}{wall}{failed}")
+    errors = [
+        f"- {NAMES.get(r['system'], r['system'])} {r['variant']}: {r['error']}"
+        for res in summary["systems"]
+        for r in res["records"]
+        if r["workload"] == "error"
+    ]
+    lines = [
+        "# Benchmark results",
+        "",
+        f"`python bench/run.py --rows {summary['rows']} --runs {summary['runs']}` on {summary['date']}; "
+        f"{summary['rows']:,} rows in {summary['partitions']} day partitions. How to run and what each step "
+        "does: [README.md](README.md).",
+        "",
+        f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, Python {m['python']}.",
+        "",
+        "Settings, the same for every system: " + ", ".join(f"{k} = `{v}`" for k, v in summary["settings"].items()) + ".",
+        "",
+        "Versions:",
+        *versions,
+        "",
+        "Apache Hudi runs on PySpark 3.5 with its `hudi-spark3.5-bundle`: no Apache Hudi bundle for "
+        "Spark 4 is published. It writes table version 6 (`hoodie.write.table.version=6`), the "
+        "version pyhudi writes. Every other system runs on PySpark 4.0.",
+        "",
+        "median, min, max: seconds over the runs; x parquet: the median over the median of the "
+        "plain-parquet equivalent timed in the same process (a write of the same input rows, or "
+        "the same query on a parquet copy of the table); MB, files: written or changed under the "
+        "table folder by the step (metadata included).",
+        "",
+        "| workload | system | variant | median s | min | max | x parquet | MB | files | notes |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['workload']} | {NAMES.get(r['system'], r['system'])} | {r['variant']} | {fmt(r['median'])} | "
+            f"{fmt(r['min'])} | {fmt(r['max'])} | {fmt(r['x_parquet'])} | {fmt(r['mb'], 1)} | "
+            f"{'' if r['files'] is None else int(r['files'])} | {r['note']} |"
+        )
+    lines += ["", "## Ratios", "", "| ratio | value |", "| --- | ---: |"]
+    lines += [f"| {k} | {v} |" for k, v in headline(rows)]
+    lines += ["", "## Same answers", "", *consistency(rows)]
+    if errors:
+        lines += ["", "## Errors", "", *errors]
+    lines += ["", "![seconds](seconds.png)", "", "![x parquet](x_parquet.png)", ""]
+    return "\n".join(lines)
+
+
+def plots(rows: List[Dict[str, Any]], out: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    timed = [r for r in rows if r["median"] is not None]
+    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in timed)]
+    labels = sorted({label(r) for r in timed})
+    for key, name, xlabel in [("median", "seconds.png", "seconds (median)"), ("x_parquet", "x_parquet.png", "x plain parquet")]:
+        fig, ax = plt.subplots(figsize=(11, 0.5 * len(workloads) * max(1, len(labels)) / 3 + 2))
+        height = 0.8 / max(1, len(labels))
+        for i, lab in enumerate(labels):
+            ys, xs = [], []
+            for j, w in enumerate(workloads):
+                r = next((r for r in timed if r["workload"] == w and label(r) == lab), None)
+                if r and r[key] is not None:
+                    ys.append(j + i * height)
+                    xs.append(r[key])
+            ax.barh(ys, xs, height=height, label=lab)
+        ax.set_yticks([j + 0.4 - height / 2 for j in range(len(workloads))])
+        ax.set_yticklabels(workloads, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(xlabel)
+        if key == "x_parquet":
+            ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.legend(fontsize=7, loc="lower right")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name), dpi=110)
+        plt.close(fig)
+
+
+def main() -> int:
+    src, out = sys.argv[1], sys.argv[2]
+    with open(src) as f:
+        summary = json.load(f)
+    rows = rows_of(summary)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(summary, rows))
+    plots(rows, out)
+    print(f"{'ratio':<100} value")
+    for k, v in headline(rows):
+        print(f"{k:<100} {v}")
+    for line in consistency(rows):
+        print(line)
+    print(f"wrote {os.path.join(out, 'results.md')} and plots", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

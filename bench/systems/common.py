@@ -1,0 +1,238 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What every system worker of ``bench/run.py`` shares: the Spark session, the inputs, timing,
+the plain-parquet floor and the bytes and files a step wrote.
+
+A worker is started as ``python bench/systems/<name>_system.py SPEC.json`` in the environment of
+its system and writes one JSON file (``spec["out"]``) with a record per (variant, workload).
+Each run replays every variant on fresh table folders; the records keep the time of every run
+and the parquet floor measured in the same process, so ``run.py`` can take medians and ratios.
+"""
+
+import json
+import os
+import shutil
+import sys
+import time
+import traceback
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+# The workloads in the order of the results table; a system that lacks one reports it as n/a.
+LOAD = "load"
+LOAD_ALT = "load (alternative)"
+UPSERT_1_UNIFORM = "upsert 1% uniform"
+UPSERT_1_SKEWED = "upsert 1% skewed to recent partitions"
+UPSERT_10_UNIFORM = "upsert 10% uniform"
+UPSERT_10_SKEWED = "upsert 10% skewed to recent partitions"
+INCREMENTAL = "incremental read of the last commit"
+DELETE_1 = "delete 1%"
+SCAN = "full snapshot scan"
+FILTER = "selective filter (partition + column)"
+MOR_LOAD = "MOR load"
+MOR_UPSERT = "MOR upsert 10% uniform"
+MOR_SCAN = "MOR snapshot scan, 10% in logs"
+MOR_COMPACT = "MOR compaction"
+MOR_SCAN_COMPACTED = "MOR snapshot scan after compaction"
+SCALE_SMALL = "upsert 1% of 0.1x table into 0.1x table"
+SCALE_LARGE = "same upsert into 1x table"
+
+# Inputs written by bench/generate.py, one parquet folder each under spec["data"].
+BATCHES = {
+    UPSERT_1_UNIFORM: "upsert_1_uniform",
+    UPSERT_1_SKEWED: "upsert_1_skewed",
+    UPSERT_10_UNIFORM: "upsert_10_uniform",
+    UPSERT_10_SKEWED: "upsert_10_skewed",
+    DELETE_1: "delete_1",
+}
+KEY = "trip_id"
+PARTITION = "day"
+ORDERING = "ts"
+
+
+class Bench:
+    """One worker's session, inputs and collected records."""
+
+    def __init__(self, spec: Dict[str, Any], system: str, extra_conf: Dict[str, str]) -> None:
+        from pyspark.sql import SparkSession
+
+        self.spec = spec
+        self.system = system
+        builder = (
+            SparkSession.builder.master(spec["master"])
+            .appName(f"bench-{system}")
+            .config("spark.driver.memory", spec["driver_memory"])
+            .config("spark.sql.shuffle.partitions", str(spec["shuffle_partitions"]))
+            .config("spark.default.parallelism", str(spec["shuffle_partitions"]))
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+        )
+        for k, v in extra_conf.items():
+            builder = builder.config(k, v)
+        if system == "pyhudi":
+            import pyhudi
+
+            builder = pyhudi.configure_spark(builder)
+        self.spark = builder.getOrCreate()
+        self.spark.sparkContext.setLogLevel("ERROR")
+        self.work = spec["work"]
+        self.records: Dict[Tuple[str, str], Dict[str, Any]] = {}
+        self.run = 0
+        self.inputs: Dict[str, Any] = {}
+        for name in ["table", "small"] + sorted(set(BATCHES.values())) + ["upsert_scale"]:
+            df = self.spark.read.parquet(os.path.join(spec["data"], name)).cache()
+            df.count()  # cached before timing: reading the generated input is not measured
+            self.inputs[name] = df
+        self.columns = [c for c in self.inputs["table"].columns]
+        self.filter_day = spec["filter_day"]
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def batch(self, workload: str) -> Any:
+        return self.inputs[BATCHES[workload]]
+
+    def table_path(self, variant: str) -> str:
+        return os.path.join(self.work, f"run{self.run}", variant.replace(" ", "_").replace("/", "_"))
+
+    # -- queries: the same for every system, so counts and checksums must agree -----------------
+
+    def checksum(self, df: Any) -> Tuple[int, int]:
+        """Row count and the xor of a hash of every data column (forces all columns to be read)."""
+        from pyspark.sql import functions as F
+
+        row = df.agg(F.count(F.lit(1)).alias("n"), F.expr(f"bit_xor(xxhash64({', '.join(self.columns)}))").alias("h")).collect()[0]
+        return int(row["n"]), int(row["h"] or 0)
+
+    def filtered(self, df: Any) -> Any:
+        from pyspark.sql import functions as F
+
+        return df.where((F.col(PARTITION) == self.filter_day) & (F.col("fare") > 40))
+
+    # -- recording ----------------------------------------------------------------------------
+
+    def record(self, variant: str, workload: str, **fields: Any) -> Dict[str, Any]:
+        if self.run < 0:  # the warm-up is not measured
+            return {}
+        rec = self.records.setdefault(
+            (variant, workload),
+            {"system": self.system, "variant": variant, "workload": workload, "times": [], "floor": [], "bytes": [], "files": []},
+        )
+        for k, v in fields.items():
+            if k in ("times", "floor", "bytes", "files"):
+                rec[k].append(v)
+            else:
+                rec[k] = v
+        return rec
+
+    def na(self, variant: str, workload: str, why: str) -> None:
+        self.record(variant, workload, na=why)
+
+    def step(
+        self,
+        variant: str,
+        workload: str,
+        fn: Callable[[], Any],
+        path: Optional[str] = None,
+        floor: Optional[Callable[[], Any]] = None,
+        result: Optional[Callable[[], Any]] = None,
+    ) -> Any:
+        """Time ``fn``; with ``path``, the bytes and files it added or changed there; with
+        ``floor``, the plain-parquet equivalent right after, in this process."""
+        before = _listing(path) if path else {}
+        self.started = time.time()  # wall clock, comparable with file modification times
+        start = time.perf_counter()
+        out = fn()
+        seconds = time.perf_counter() - start
+        fields: Dict[str, Any] = {"times": seconds}
+        if path:
+            after = _listing(path)
+            changed = [n for n, s in after.items() if before.get(n) != s]
+            fields["bytes"] = sum(after[n] for n in changed)
+            fields["files"] = len(changed)
+        if floor is not None:
+            fields["floor"] = self.parquet_floor(floor)
+        if result is not None:
+            fields["result"] = result()
+        elif isinstance(out, tuple):
+            fields["result"] = list(out)
+        self.record(variant, workload, **fields)
+        print(f"[{self.system}] run {self.run} {variant} / {workload}: {seconds:.2f}s", file=sys.stderr, flush=True)
+        return out
+
+    def parquet_floor(self, fn: Callable[[str], Any]) -> float:
+        """Time ``fn(folder)``, the plain-parquet equivalent of a step, into a scratch folder."""
+        folder = os.path.join(self.work, f"run{self.run}", "parquet_floor")
+        shutil.rmtree(folder, ignore_errors=True)
+        start = time.perf_counter()
+        fn(folder)
+        return time.perf_counter() - start
+
+    # -- the plain-parquet floors of each kind of step ------------------------------------------
+
+    def floor_write(self, df: Any) -> Callable[[str], Any]:
+        return lambda folder: df.write.partitionBy(PARTITION).parquet(folder)
+
+    def floor_scan(self) -> Callable[[str], Any]:
+        return lambda folder: self.checksum(self.spark.read.parquet(self._floor_copy()))
+
+    def floor_filter(self) -> Callable[[str], Any]:
+        return lambda folder: self.checksum(self.filtered(self.spark.read.parquet(self._floor_copy())))
+
+    def _floor_copy(self) -> str:
+        """A partitioned parquet copy of the table rows, written once per process, untimed."""
+        folder = os.path.join(self.work, "parquet_copy")
+        if not os.path.exists(os.path.join(folder, "_SUCCESS")):
+            self.inputs["table"].write.mode("overwrite").partitionBy(PARTITION).parquet(folder)
+        return folder
+
+    # -- driving ------------------------------------------------------------------------------
+
+    def runs(
+        self,
+        variants: List[Tuple[str, Callable[[str], None]]],
+        warmup: Callable[[str], None],
+        after_run: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.run = -1
+        warm = self.table_path("warmup")
+        try:
+            warmup(warm)
+        finally:
+            shutil.rmtree(os.path.join(self.work, "run-1"), ignore_errors=True)
+            after_run()
+        for r in range(self.spec["runs"]):
+            self.run = r
+            for name, fn in variants:
+                try:
+                    fn(name)
+                except Exception as e:  # one failing variant must not hide the others
+                    traceback.print_exc()
+                    lines = str(e).splitlines() or [""]
+                    # a Py4J error's first line names only the call; the Java exception follows
+                    cause = next((x for x in lines if "Exception: " in x or "Error: " in x), lines[0])
+                    self.record(name, "error", error=f"{type(e).__name__}: {cause.strip()[:300]}")
+            shutil.rmtree(os.path.join(self.work, f"run{r}"), ignore_errors=True)
+            after_run()
+
+    def finish(self, versions: Dict[str, str]) -> None:
+        out = {"system": self.system, "versions": versions, "records": list(self.records.values())}
+        with open(self.spec["out"], "w") as f:
+            json.dump(out, f, indent=1)
+        self.spark.stop()
+
+
+def _listing(path: str) -> Dict[str, int]:
+    out: Dict[str, int] = {}
+    for root, _, names in os.walk(path):
+        for name in names:
+            full = os.path.join(root, name)
+            try:
+                out[full] = os.path.getsize(full)
+            except OSError:
+                pass
+    return out
+
+
+def load_spec() -> Dict[str, Any]:
+    with open(sys.argv[1]) as f:
+        spec: Dict[str, Any] = json.load(f)
+    return spec
