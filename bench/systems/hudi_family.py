@@ -27,6 +27,7 @@ from common import (
     UPSERT_1_UNIFORM,
     UPSERT_10_SKEWED,
     UPSERT_10_UNIFORM,
+    BATCHES,
     Bench,
 )
 
@@ -88,29 +89,29 @@ class HudiFamily:
         path = b.table_path(variant)
         label, op, load_opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(variant, LOAD, lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts), path, b.floor_write(table))
+        b.step(variant, LOAD, lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts), path, b.floor_write("table"))
         b.record(variant, LOAD, label=label)
         for w in UPSERTS:
             batch = b.batch(w)
-            b.step(variant, w, lambda: self.write(batch, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write(batch))
+            b.step(variant, w, lambda: self.write(batch, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write(BATCHES[w]))
             self.after_upsert(variant, w, path)
         commits = self.commits(path)
         inc = {"hoodie.datasource.query.type": "incremental", "hoodie.datasource.read.begin.instanttime": commits[-2]}
         batch = b.batch(UPSERT_10_SKEWED)
-        b.step(variant, INCREMENTAL, lambda: b.checksum(self.read(path, inc)), floor=lambda _f: b.checksum(batch))
+        b.step(variant, INCREMENTAL, lambda: b.checksum(self.read(path, inc)), floor=b.floor_read(BATCHES[UPSERT_10_SKEWED]))
         deletes = b.batch(DELETE_1)
-        b.step(variant, DELETE_1, lambda: self.write(deletes, path, "COPY_ON_WRITE", "delete"), path, b.floor_write(deletes))
+        b.step(variant, DELETE_1, lambda: self.write(deletes, path, "COPY_ON_WRITE", "delete"), path, b.floor_write("delete_1"))
         b.step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         b.step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_LARGE, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write(scale))
+        b.step(variant, SCALE_LARGE, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write("upsert_scale"))
 
     def alt_load(self, variant: str) -> None:
         b = self.b
         path = b.table_path(variant)
         label, op, opts = self.load_ops[1]
         table = b.inputs["table"]
-        b.step(variant, LOAD_ALT, lambda: self.write(table, path, "COPY_ON_WRITE", op, opts), path, b.floor_write(table))
+        b.step(variant, LOAD_ALT, lambda: self.write(table, path, "COPY_ON_WRITE", op, opts), path, b.floor_write("table"))
         b.record(variant, LOAD_ALT, label=label)
 
     def scale_small(self, variant: str) -> None:
@@ -119,19 +120,19 @@ class HudiFamily:
         label, op, opts = self.load_ops[0]
         self.write(b.inputs["small"], path, "COPY_ON_WRITE", op, opts)  # untimed
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_SMALL, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write(scale))
+        b.step(variant, SCALE_SMALL, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write("upsert_scale"))
 
     def mor(self, variant: str) -> None:
         b = self.b
         path = b.table_path(variant)
         label, op, opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(variant, MOR_LOAD, lambda: self.write(table, path, "MERGE_ON_READ", op, opts), path, b.floor_write(table))
+        b.step(variant, MOR_LOAD, lambda: self.write(table, path, "MERGE_ON_READ", op, opts), path, b.floor_write("table"))
         batch = b.batch(UPSERT_10_UNIFORM)
-        b.step(variant, MOR_UPSERT, lambda: self.write(batch, path, "MERGE_ON_READ", "upsert"), path, b.floor_write(batch))
+        b.step(variant, MOR_UPSERT, lambda: self.write(batch, path, "MERGE_ON_READ", "upsert"), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
         self.after_upsert(variant, MOR_UPSERT, path)
         b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
-        b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write(table))
+        b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))
         b.step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
 
     def warmup(self, path: str) -> None:

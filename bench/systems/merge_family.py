@@ -25,6 +25,7 @@ from common import (
     UPSERT_1_UNIFORM,
     UPSERT_10_SKEWED,
     UPSERT_10_UNIFORM,
+    BATCHES,
     Bench,
 )
 
@@ -69,35 +70,35 @@ class MergeFamily:
         b = self.b
         path = self.folder(variant)
         table = b.inputs["table"]
-        b.step(variant, LOAD, lambda: self.create(table, variant, mode), path, b.floor_write(table))
+        b.step(variant, LOAD, lambda: self.create(table, variant, mode), path, b.floor_write("table"))
         b.record(variant, LOAD, label="append")
         for w in UPSERTS:
             batch = b.batch(w)
-            b.step(variant, w, lambda: self.merge(batch, variant), path, b.floor_write(batch))
+            b.step(variant, w, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[w]))
         b.na(variant, INCREMENTAL, self.incremental_na)
         deletes = b.batch(DELETE_1)
-        b.step(variant, DELETE_1, lambda: self.merge(deletes, variant, delete=True), path, b.floor_write(deletes))
+        b.step(variant, DELETE_1, lambda: self.merge(deletes, variant, delete=True), path, b.floor_write("delete_1"))
         b.step(variant, SCAN, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
         b.step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(variant))), floor=b.floor_filter())
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_LARGE, lambda: self.merge(scale, variant), path, b.floor_write(scale))
+        b.step(variant, SCALE_LARGE, lambda: self.merge(scale, variant), path, b.floor_write("upsert_scale"))
 
     def scale_small(self, variant: str, mode: str) -> None:
         b = self.b
         path = self.folder(variant)
         self.create(b.inputs["small"], variant, mode)  # untimed
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_SMALL, lambda: self.merge(scale, variant), path, b.floor_write(scale))
+        b.step(variant, SCALE_SMALL, lambda: self.merge(scale, variant), path, b.floor_write("upsert_scale"))
 
     def mor(self, variant: str) -> None:
         b = self.b
         path = self.folder(variant)
         table = b.inputs["table"]
-        b.step(variant, MOR_LOAD, lambda: self.create(table, variant, "merge-on-read"), path, b.floor_write(table))
+        b.step(variant, MOR_LOAD, lambda: self.create(table, variant, "merge-on-read"), path, b.floor_write("table"))
         batch = b.batch(UPSERT_10_UNIFORM)
-        b.step(variant, MOR_UPSERT, lambda: self.merge(batch, variant), path, b.floor_write(batch))
+        b.step(variant, MOR_UPSERT, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
         b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
-        b.step(variant, MOR_COMPACT, lambda: self.compact(variant), path, b.floor_write(table))
+        b.step(variant, MOR_COMPACT, lambda: self.compact(variant), path, b.floor_write("table"))
         b.step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
 
     def warmup(self, _path: str) -> None:
