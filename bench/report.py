@@ -163,7 +163,8 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         f"{summary['rows']:,} rows in {summary['partitions']} day partitions. How to run and what each step "
         "does: [README.md](README.md).",
         "",
-        f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, Python {m['python']}.",
+        f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, Python {m['python']}, "
+        f"Java `{m.get('java', 'unknown')}`.",
         "",
         "Settings, the same for every system: " + ", ".join(f"{k} = `{v}`" for k, v in summary["settings"].items()) + ".",
         "",

@@ -142,7 +142,11 @@ def machine() -> Dict[str, Any]:
             mem = f"{kb / 1024 / 1024:.1f} GiB"
     except (OSError, StopIteration):
         pass
-    return {"nproc": os.cpu_count(), "memory": mem, "cpu": cpu, "python": sys.version.split()[0]}
+    try:
+        java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    except (OSError, IndexError):
+        java = "unknown"
+    return {"nproc": os.cpu_count(), "memory": mem, "cpu": cpu, "python": sys.version.split()[0], "java": java}
 
 
 def log(msg: str) -> None:
