@@ -132,7 +132,10 @@ class HudiFamily:
         b.step(variant, MOR_UPSERT, lambda: self.write(batch, path, "MERGE_ON_READ", "upsert"), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
         self.after_upsert(variant, MOR_UPSERT, path)
         b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        before = len(self.commits(path))
         b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))
+        if len(self.commits(path)) == before:
+            raise RuntimeError("the compaction committed nothing")
         b.step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
 
     def warmup(self, path: str) -> None:

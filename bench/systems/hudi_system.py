@@ -28,7 +28,9 @@ def main() -> int:
     b = Bench(spec, "hudi", conf)
 
     def compact(path: str) -> None:
-        b.spark.sql(f"CALL run_compaction(op => 'scheduleAndExecute', path => '{path}')").collect()
+        # scheduling waits for 5 delta commits by default; the benchmark compacts after one
+        options = "hoodie.compact.inline.max.delta.commits=1"
+        b.spark.sql(f"CALL run_compaction(op => 'scheduleAndExecute', path => '{path}', options => '{options}')").collect()
 
     family = HudiFamily(
         b,
