@@ -131,10 +131,11 @@ def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
 
 
 def consistency(rows: List[Dict[str, Any]]) -> List[str]:
-    """Every system ran the same steps on the same data: their scans must agree."""
+    """Every table format ran the same steps on the same data: their scans must agree (plain
+    parquet scans the rows as loaded, before any upsert or delete, so it is left out)."""
     lines = []
     for w in [SCAN, FILTER, INCREMENTAL, MOR_SCAN, MOR_SCAN_COMPACTED]:
-        seen = {label(r): tuple(r["result"]) for r in rows if r["workload"] == w and r["result"]}
+        seen = {label(r): tuple(r["result"]) for r in rows if r["workload"] == w and r["result"] and r["system"] != "parquet"}
         if seen:
             distinct = set(seen.values())
             verdict = "agree" if len(distinct) == 1 else "DIFFER"
