@@ -83,6 +83,7 @@ def rows_of(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
                     "files": med(r["files"]) if r.get("files") else None,
                     "note": note(r),
                     "result": r.get("result"),
+                    "label": r.get("label"),
                 }
             )
     order = {w: i for i, w in enumerate(WORKLOADS)}
@@ -114,11 +115,13 @@ def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
     for (s, v, w), r in sorted(by.items()):
         if r["x_parquet"] is not None:
             out.append((f"{NAMES[s]} {v}: {w} / parquet", f"{r['x_parquet']:.2f}"))
-    for w in [UPSERT_1_UNIFORM, UPSERT_1_SKEWED, UPSERT_10_UNIFORM, UPSERT_10_SKEWED, DELETE_1, SCAN, FILTER]:
-        a, b = by.get(("pyhudi", "COW", w)), by.get(("hudi", "COW", w))
+    for w in [LOAD, LOAD_ALT, UPSERT_1_UNIFORM, UPSERT_1_SKEWED, UPSERT_10_UNIFORM, UPSERT_10_SKEWED, INCREMENTAL, DELETE_1, SCAN, FILTER]:
+        v = "COW alt load" if w == LOAD_ALT else "COW"
+        a, b = by.get(("pyhudi", v, w)), by.get(("hudi", v, w))
         if a and b:
-            out.append((f"pyhudi / Apache Hudi, COW {w}", f"{a['median'] / b['median']:.2f}"))
-    for w in [MOR_UPSERT, MOR_SCAN, MOR_COMPACT, MOR_SCAN_COMPACTED]:
+            what = f"{w} ({a.get('label', '')} / {b.get('label', '')})" if a.get("label") else w
+            out.append((f"pyhudi / Apache Hudi, COW {what}", f"{a['median'] / b['median']:.2f}"))
+    for w in [MOR_LOAD, MOR_UPSERT, MOR_SCAN, MOR_COMPACT, MOR_SCAN_COMPACTED]:
         a, b = by.get(("pyhudi", "MOR", w)), by.get(("hudi", "MOR", w))
         if a and b:
             out.append((f"pyhudi / Apache Hudi, {w}", f"{a['median'] / b['median']:.2f}"))
