@@ -51,7 +51,13 @@ WORKLOADS = [
     SCALE_LARGE,
 ]
 SYSTEM_ORDER = ["parquet", "pyhudi", "hudi", "delta", "iceberg"]
-NAMES = {"parquet": "parquet", "pyhudi": "pyhudi", "hudi": "Apache Hudi", "delta": "Delta Lake", "iceberg": "Apache Iceberg"}
+NAMES = {
+    "parquet": "parquet",
+    "pyhudi": "pyhudi",
+    "hudi": "Apache Hudi",
+    "delta": "Delta Lake",
+    "iceberg": "Apache Iceberg",
+}
 SCALE_VARIANT = {"COW 0.1x": "COW", "MOR-mode 0.1x": "MOR-mode"}
 
 
@@ -115,7 +121,18 @@ def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
     for (s, v, w), r in sorted(by.items()):
         if r["x_parquet"] is not None:
             out.append((f"{NAMES[s]} {v}: {w} / parquet", f"{r['x_parquet']:.2f}"))
-    for w in [LOAD, LOAD_ALT, UPSERT_1_UNIFORM, UPSERT_1_SKEWED, UPSERT_10_UNIFORM, UPSERT_10_SKEWED, INCREMENTAL, DELETE_1, SCAN, FILTER]:
+    for w in [
+        LOAD,
+        LOAD_ALT,
+        UPSERT_1_UNIFORM,
+        UPSERT_1_SKEWED,
+        UPSERT_10_UNIFORM,
+        UPSERT_10_SKEWED,
+        INCREMENTAL,
+        DELETE_1,
+        SCAN,
+        FILTER,
+    ]:
         v = "COW alt load" if w == LOAD_ALT else "COW"
         a, b = by.get(("pyhudi", v, w)), by.get(("hudi", v, w))
         if a and b:
@@ -129,7 +146,12 @@ def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
         for small_v, large_v in [("COW 0.1x", "COW"), ("MOR-mode 0.1x", "MOR-mode")]:
             small, large = by.get((s, small_v, SCALE_SMALL)), by.get((s, large_v, SCALE_LARGE))
             if small and large:
-                out.append((f"{NAMES[s]} {large_v}: the same upsert into the 10x table / into the small one", f"{large['median'] / small['median']:.2f}"))
+                out.append(
+                    (
+                        f"{NAMES[s]} {large_v}: the same upsert into the 10x table / into the small one",
+                        f"{large['median'] / small['median']:.2f}",
+                    )
+                )
     return out
 
 
@@ -138,7 +160,11 @@ def consistency(rows: List[Dict[str, Any]]) -> List[str]:
     parquet scans the rows as loaded, before any upsert or delete, so it is left out)."""
     lines = []
     for w in [SCAN, FILTER, INCREMENTAL, MOR_SCAN, MOR_SCAN_COMPACTED]:
-        seen = {label(r): tuple(r["result"]) for r in rows if r["workload"] == w and r["result"] and r["system"] != "parquet"}
+        seen = {
+            label(r): tuple(r["result"])
+            for r in rows
+            if r["workload"] == w and r["result"] and r["system"] != "parquet"
+        }
         if seen:
             distinct = set(seen.values())
             verdict = "agree" if len(distinct) == 1 else "DIFFER"
@@ -170,7 +196,9 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory, Python {m['python']}, "
         f"Java `{m.get('java', 'unknown')}`.",
         "",
-        "Settings, the same for every system: " + ", ".join(f"{k} = `{v}`" for k, v in summary["settings"].items()) + ".",
+        "Settings, the same for every system: "
+        + ", ".join(f"{k} = `{v}`" for k, v in summary["settings"].items())
+        + ".",
         "",
         "Versions:",
         *versions,
@@ -211,7 +239,10 @@ def plots(rows: List[Dict[str, Any]], out: str) -> None:
     timed = [r for r in rows if r["median"] is not None]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in timed)]
     labels = sorted({label(r) for r in timed})
-    for key, name, xlabel in [("median", "seconds.png", "seconds (median)"), ("x_parquet", "x_parquet.png", "x plain parquet")]:
+    for key, name, xlabel in [
+        ("median", "seconds.png", "seconds (median)"),
+        ("x_parquet", "x_parquet.png", "x plain parquet"),
+    ]:
         fig, ax = plt.subplots(figsize=(11, 0.5 * len(workloads) * max(1, len(labels)) / 3 + 2))
         height = 0.8 / max(1, len(labels))
         for i, lab in enumerate(labels):

@@ -44,13 +44,17 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--partitions", type=int, default=30, help="day partitions, 8-100 (default 30)")
     p.add_argument("--systems", default=",".join(SYSTEMS), help=f"comma-separated subset of {','.join(SYSTEMS)}")
     p.add_argument("--runs", type=int, default=3, help="runs of every workload; median, min and max (default 3)")
-    p.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks"), help="results folder (default docs/benchmarks)")
+    p.add_argument(
+        "--out", default=os.path.join(ROOT, "docs", "benchmarks"), help="results folder (default docs/benchmarks)"
+    )
     p.add_argument("--master", default="local[2]", help="Spark master of every worker (default local[2])")
     p.add_argument("--driver-memory", default="4g", help="spark.driver.memory of every worker (default 4g)")
     p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default 8)")
     p.add_argument("--index", default="BLOOM", help="hoodie.index.type of pyhudi's and Hudi's upserts (default BLOOM)")
     p.add_argument("--envs", default=os.path.join(BENCH, ".envs"), help="virtualenv cache (default bench/.envs)")
-    p.add_argument("--work", default=os.path.join(BENCH, ".work"), help="generated data and tables (default bench/.work)")
+    p.add_argument(
+        "--work", default=os.path.join(BENCH, ".work"), help="generated data and tables (default bench/.work)"
+    )
     p.add_argument("--skip-setup", action="store_true", help="use the virtualenvs as they are")
     args = p.parse_args(argv)
     args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -70,11 +74,20 @@ def setup(args: argparse.Namespace) -> None:
     """Both virtualenvs from the pinned requirement files (pip skips what is installed)."""
     script = os.path.join(ROOT, "dev", "python-env.sh")
     log(f"environment spark4 ({args.envs}/spark4): requirements/bench-spark4.txt + pyhudi from this checkout")
-    subprocess.run(["bash", script, os.path.join(args.envs, "spark4"), os.path.join(ROOT, "requirements", "bench-spark4.txt")], check=True)
+    subprocess.run(
+        ["bash", script, os.path.join(args.envs, "spark4"), os.path.join(ROOT, "requirements", "bench-spark4.txt")],
+        check=True,
+    )
     if "hudi" in args.systems:
         log(f"environment hudi ({args.envs}/hudi): requirements/bench-hudi.txt")
         subprocess.run(
-            ["bash", script, os.path.join(args.envs, "hudi"), os.path.join(ROOT, "requirements", "bench-hudi.txt"), "--no-pyhudi"],
+            [
+                "bash",
+                script,
+                os.path.join(args.envs, "hudi"),
+                os.path.join(ROOT, "requirements", "bench-hudi.txt"),
+                "--no-pyhudi",
+            ],
             check=True,
         )
 
@@ -86,7 +99,16 @@ def generate(args: argparse.Namespace) -> str:
     if not os.path.exists(done):
         shutil.rmtree(data, ignore_errors=True)
         log(f"generating {args.rows} rows in {args.partitions} partitions into {data}")
-        subprocess.run([env_python(args.envs, "spark4"), os.path.join(BENCH, "generate.py"), str(args.rows), str(args.partitions), data], check=True)
+        subprocess.run(
+            [
+                env_python(args.envs, "spark4"),
+                os.path.join(BENCH, "generate.py"),
+                str(args.rows),
+                str(args.partitions),
+                data,
+            ],
+            check=True,
+        )
         open(done, "w").close()
     return data
 
@@ -103,7 +125,7 @@ def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, An
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
         "index": args.index,
-        "filter_day": (START_DAY + datetime.timedelta(days=args.partitions // 2)).isoformat(),
+        "filter_day": filter_day(args),
         "hudi_version": HUDI_VERSION,
         "delta_version": DELTA_VERSION,
         "iceberg_version": ICEBERG_VERSION,
@@ -116,7 +138,9 @@ def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, An
     log(f"{system}: worker log {args.work}/{system}.log")
     start = time.perf_counter()
     with open(os.path.join(args.work, f"{system}.log"), "w") as logf:
-        done = subprocess.run([python, os.path.join(BENCH, "systems", f"{system}_system.py"), spec_file], stdout=logf, stderr=logf)
+        done = subprocess.run(
+            [python, os.path.join(BENCH, "systems", f"{system}_system.py"), spec_file], stdout=logf, stderr=logf
+        )
     shutil.rmtree(work, ignore_errors=True)
     if done.returncode != 0 or not os.path.exists(spec["out"]):
         log(f"{system}: worker failed (exit {done.returncode}), see {args.work}/{system}.log")
@@ -126,6 +150,11 @@ def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, An
     result["wall_seconds"] = time.perf_counter() - start
     log(f"{system}: done in {result['wall_seconds']:.0f}s")
     return result
+
+
+def filter_day(args: argparse.Namespace) -> str:
+    """The day of the selective filter: the middle partition."""
+    return (START_DAY + datetime.timedelta(days=args.partitions // 2)).isoformat()
 
 
 def machine() -> Dict[str, Any]:
@@ -172,7 +201,7 @@ def main(argv: List[str]) -> int:
             "spark.driver.memory": args.driver_memory,
             "spark.sql.shuffle.partitions": args.shuffle_partitions,
             "hoodie.index.type": args.index,
-            "filter": f"day = '{(START_DAY + datetime.timedelta(days=args.partitions // 2)).isoformat()}' AND fare > 40",
+            "filter": f"day = '{filter_day(args)}' AND fare > 40",
         },
         "machine": machine(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -100,7 +100,9 @@ class Bench:
         """Row count and the xor of a hash of every data column (forces all columns to be read)."""
         from pyspark.sql import functions as F
 
-        row = df.agg(F.count(F.lit(1)).alias("n"), F.expr(f"bit_xor(xxhash64({', '.join(self.columns)}))").alias("h")).collect()[0]
+        row = df.agg(
+            F.count(F.lit(1)).alias("n"), F.expr(f"bit_xor(xxhash64({', '.join(self.columns)}))").alias("h")
+        ).collect()[0]
         return int(row["n"]), int(row["h"] or 0)
 
     def filtered(self, df: Any) -> Any:
@@ -115,7 +117,15 @@ class Bench:
             return {}
         rec = self.records.setdefault(
             (variant, workload),
-            {"system": self.system, "variant": variant, "workload": workload, "times": [], "floor": [], "bytes": [], "files": []},
+            {
+                "system": self.system,
+                "variant": variant,
+                "workload": workload,
+                "times": [],
+                "floor": [],
+                "bytes": [],
+                "files": [],
+            },
         )
         for k, v in fields.items():
             if k in ("times", "floor", "bytes", "files"):
@@ -180,10 +190,16 @@ class Bench:
         return Floor(f"write {name}", lambda folder: df.write.partitionBy(PARTITION).parquet(folder))
 
     def floor_scan(self) -> "Floor":
-        return Floor("scan", lambda folder: self.checksum(self.spark.read.parquet(self._floor_copy())), self._floor_copy)
+        return Floor(
+            "scan", lambda folder: self.checksum(self.spark.read.parquet(self._floor_copy())), self._floor_copy
+        )
 
     def floor_filter(self) -> "Floor":
-        return Floor("filter", lambda folder: self.checksum(self.filtered(self.spark.read.parquet(self._floor_copy()))), self._floor_copy)
+        return Floor(
+            "filter",
+            lambda folder: self.checksum(self.filtered(self.spark.read.parquet(self._floor_copy()))),
+            self._floor_copy,
+        )
 
     def floor_read(self, name: str) -> "Floor":
         """The same query on the input ``name`` (the rows an incremental read returns)."""

@@ -7,6 +7,7 @@ import os
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from common import (
+    BATCHES,
     DELETE_1,
     FILTER,
     INCREMENTAL,
@@ -27,7 +28,6 @@ from common import (
     UPSERT_1_UNIFORM,
     UPSERT_10_SKEWED,
     UPSERT_10_UNIFORM,
-    BATCHES,
     Bench,
 )
 
@@ -77,7 +77,11 @@ class HudiFamily:
 
     def commits(self, path: str) -> List[str]:
         meta = os.path.join(path, ".hoodie")
-        done = [n.split(".")[0] for n in os.listdir(meta) if n.endswith((".commit", ".deltacommit")) and "." not in n.split(".", 1)[1]]
+        done = [
+            n.split(".")[0]
+            for n in os.listdir(meta)
+            if n.endswith((".commit", ".deltacommit")) and "." not in n.split(".", 1)[1]
+        ]
         return sorted(done)
 
     # -- variants -----------------------------------------------------------------------------
@@ -89,29 +93,56 @@ class HudiFamily:
         path = b.table_path(variant)
         label, op, load_opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(variant, LOAD, lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts), path, b.floor_write("table"))
+        b.step(
+            variant, LOAD, lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts), path, b.floor_write("table")
+        )
         b.record(variant, LOAD, label=label)
         for w in UPSERTS:
             batch = b.batch(w)
-            b.step(variant, w, lambda: self.write(batch, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write(BATCHES[w]))
+            b.step(
+                variant,
+                w,
+                lambda b_=batch: self.write(b_, path, "COPY_ON_WRITE", "upsert"),
+                path,
+                b.floor_write(BATCHES[w]),
+            )
             self.after_upsert(variant, w, path)
         commits = self.commits(path)
         inc = {"hoodie.datasource.query.type": "incremental", "hoodie.datasource.read.begin.instanttime": commits[-2]}
         batch = b.batch(UPSERT_10_SKEWED)
-        b.step(variant, INCREMENTAL, lambda: b.checksum(self.read(path, inc)), floor=b.floor_read(BATCHES[UPSERT_10_SKEWED]))
+        b.step(
+            variant,
+            INCREMENTAL,
+            lambda: b.checksum(self.read(path, inc)),
+            floor=b.floor_read(BATCHES[UPSERT_10_SKEWED]),
+        )
         deletes = b.batch(DELETE_1)
-        b.step(variant, DELETE_1, lambda: self.write(deletes, path, "COPY_ON_WRITE", "delete"), path, b.floor_write("delete_1"))
+        b.step(
+            variant,
+            DELETE_1,
+            lambda: self.write(deletes, path, "COPY_ON_WRITE", "delete"),
+            path,
+            b.floor_write("delete_1"),
+        )
         b.step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         b.step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_LARGE, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write("upsert_scale"))
+        b.step(
+            variant,
+            SCALE_LARGE,
+            lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"),
+            path,
+            b.floor_write("upsert_scale"),
+        )
 
     def alt_load(self, variant: str) -> None:
         b = self.b
         path = b.table_path(variant)
         label, op, opts = self.load_ops[1]
         table = b.inputs["table"]
-        b.step(variant, LOAD_ALT, lambda: self.write(table, path, "COPY_ON_WRITE", op, opts), path, b.floor_write("table"))
+        b.step(
+            variant, LOAD_ALT, lambda: self.write(table, path, "COPY_ON_WRITE", op, opts), path, b.floor_write("table")
+        )
         b.record(variant, LOAD_ALT, label=label)
 
     def scale_small(self, variant: str) -> None:
@@ -120,16 +151,30 @@ class HudiFamily:
         label, op, opts = self.load_ops[0]
         self.write(b.inputs["small"], path, "COPY_ON_WRITE", op, opts)  # untimed
         scale = b.inputs["upsert_scale"]
-        b.step(variant, SCALE_SMALL, lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"), path, b.floor_write("upsert_scale"))
+        b.step(
+            variant,
+            SCALE_SMALL,
+            lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"),
+            path,
+            b.floor_write("upsert_scale"),
+        )
 
     def mor(self, variant: str) -> None:
         b = self.b
         path = b.table_path(variant)
         label, op, opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(variant, MOR_LOAD, lambda: self.write(table, path, "MERGE_ON_READ", op, opts), path, b.floor_write("table"))
+        b.step(
+            variant, MOR_LOAD, lambda: self.write(table, path, "MERGE_ON_READ", op, opts), path, b.floor_write("table")
+        )
         batch = b.batch(UPSERT_10_UNIFORM)
-        b.step(variant, MOR_UPSERT, lambda: self.write(batch, path, "MERGE_ON_READ", "upsert"), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
+        b.step(
+            variant,
+            MOR_UPSERT,
+            lambda: self.write(batch, path, "MERGE_ON_READ", "upsert"),
+            path,
+            b.floor_write(BATCHES[UPSERT_10_UNIFORM]),
+        )
         self.after_upsert(variant, MOR_UPSERT, path)
         b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         before = len(self.commits(path))

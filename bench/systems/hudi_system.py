@@ -30,7 +30,9 @@ def main() -> int:
     def compact(path: str) -> None:
         # scheduling waits for 5 delta commits by default; the benchmark compacts after one
         options = "hoodie.compact.inline.max.delta.commits=1"
-        b.spark.sql(f"CALL run_compaction(op => 'scheduleAndExecute', path => '{path}', options => '{options}')").collect()
+        b.spark.sql(
+            f"CALL run_compaction(op => 'scheduleAndExecute', path => '{path}', options => '{options}')"
+        ).collect()
 
     family = HudiFamily(
         b,

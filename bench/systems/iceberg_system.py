@@ -43,8 +43,10 @@ class Iceberg(MergeFamily):
 
     def compact(self, variant: str) -> None:
         table = f"db.{self.name(variant)}"
+        # rewrite every data file that has a delete file against it, as a MOR compaction does
+        options = "map('delete-file-threshold', '1')"
         self.b.spark.sql(
-            f"CALL {CATALOG}.system.rewrite_data_files(table => '{table}', options => map('delete-file-threshold', '1'))"
+            f"CALL {CATALOG}.system.rewrite_data_files(table => '{table}', options => {options})"
         ).collect()
 
     def modes(self):  # type: ignore[no-untyped-def]
@@ -66,7 +68,11 @@ def main() -> int:
     }
     b = Bench(spec, "iceberg", conf)
     family = Iceberg(b)
-    b.runs(family.variants(), family.warmup, lambda: shutil.rmtree(os.path.join(spec["work"], "iceberg", "db"), ignore_errors=True))
+    b.runs(
+        family.variants(),
+        family.warmup,
+        lambda: shutil.rmtree(os.path.join(spec["work"], "iceberg", "db"), ignore_errors=True),
+    )
     for w, why in family.not_applicable().items():
         b.na("COW", w, why)
     b.finish({"iceberg": version, "pyspark": pyspark.__version__})

@@ -6,6 +6,7 @@ deletes, so the join can prune partitions as a Hudi non-global index does."""
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from common import (
+    BATCHES,
     DELETE_1,
     FILTER,
     INCREMENTAL,
@@ -25,7 +26,6 @@ from common import (
     UPSERT_1_UNIFORM,
     UPSERT_10_SKEWED,
     UPSERT_10_UNIFORM,
-    BATCHES,
     Bench,
 )
 
@@ -63,7 +63,9 @@ class MergeFamily:
 
     def merge(self, df: Any, variant: str, delete: bool = False) -> None:
         df.createOrReplaceTempView("bench_src")
-        action = "WHEN MATCHED THEN DELETE" if delete else "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+        action = (
+            "WHEN MATCHED THEN DELETE" if delete else "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+        )
         self.b.spark.sql(f"MERGE INTO {self.ident(variant)} t USING bench_src s ON {ON} {action}").collect()
 
     def sequence(self, variant: str, mode: str) -> None:
@@ -74,7 +76,7 @@ class MergeFamily:
         b.record(variant, LOAD, label="append")
         for w in UPSERTS:
             batch = b.batch(w)
-            b.step(variant, w, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[w]))
+            b.step(variant, w, lambda b_=batch: self.merge(b_, variant), path, b.floor_write(BATCHES[w]))
         b.na(variant, INCREMENTAL, self.incremental_na)
         deletes = b.batch(DELETE_1)
         b.step(variant, DELETE_1, lambda: self.merge(deletes, variant, delete=True), path, b.floor_write("delete_1"))

@@ -25,7 +25,9 @@ class Pyhudi(HudiFamily):
         if rec is None:
             return
         if requested:
-            rec.setdefault("pre_instant", []).append(os.path.getmtime(os.path.join(meta, requested[0])) - self.b.started)
+            rec.setdefault("pre_instant", []).append(
+                os.path.getmtime(os.path.join(meta, requested[0])) - self.b.started
+            )
         action = next(n for n in names if n.startswith(last + ".") and not n.endswith((".requested", ".inflight")))
         with open(os.path.join(meta, action)) as f:
             doc = json.load(f)
