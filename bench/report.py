@@ -231,37 +231,39 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
 
 
 def plots(rows: List[Dict[str, Any]], out: str) -> None:
+    """One small panel per workload, a bar per system and variant that ran it, colored by system."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    timed = [r for r in rows if r["median"] is not None]
-    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in timed)]
-    labels = sorted({label(r) for r in timed})
+    colors = {s: f"C{i}" for i, s in enumerate(SYSTEM_ORDER)}
     for key, name, xlabel in [
         ("median", "seconds.png", "seconds (median)"),
         ("x_parquet", "x_parquet.png", "x plain parquet"),
     ]:
-        fig, ax = plt.subplots(figsize=(11, 0.5 * len(workloads) * max(1, len(labels)) / 3 + 2))
-        height = 0.8 / max(1, len(labels))
-        for i, lab in enumerate(labels):
-            ys, xs = [], []
-            for j, w in enumerate(workloads):
-                r = next((r for r in timed if r["workload"] == w and label(r) == lab), None)
-                if r and r[key] is not None:
-                    ys.append(j + i * height)
-                    xs.append(r[key])
-            ax.barh(ys, xs, height=height, label=lab)
-        ax.set_yticks([j + 0.4 - height / 2 for j in range(len(workloads))])
-        ax.set_yticklabels(workloads, fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel(xlabel)
-        if key == "x_parquet":
-            ax.axvline(1.0, color="black", linewidth=0.8)
-        ax.legend(fontsize=7, loc="lower right")
+        panels = [(w, [r for r in rows if r["workload"] == w and r[key] is not None]) for w in WORKLOADS]
+        panels = [(w, rs) for w, rs in panels if rs]
+        if not panels:
+            continue
+        cols = 3
+        nrows = (len(panels) + cols - 1) // cols
+        fig, axes = plt.subplots(nrows, cols, figsize=(16, 2.6 * nrows), squeeze=False)
+        for ax in axes.flat[len(panels) :]:
+            ax.axis("off")
+        for ax, (w, rs) in zip(axes.flat, panels):
+            ys = list(range(len(rs)))
+            ax.barh(ys, [r[key] for r in rs], color=[colors[r["system"]] for r in rs])
+            ax.set_yticks(ys)
+            ax.set_yticklabels([label(r) for r in rs], fontsize=7)
+            ax.invert_yaxis()
+            ax.set_title(w, fontsize=9)
+            ax.tick_params(axis="x", labelsize=7)
+            if key == "x_parquet":
+                ax.axvline(1.0, color="black", linewidth=0.8)
+        fig.supxlabel(xlabel)
         fig.tight_layout()
-        fig.savefig(os.path.join(out, name), dpi=110)
+        fig.savefig(os.path.join(out, name), dpi=100)
         plt.close(fig)
 
 
