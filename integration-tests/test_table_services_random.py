@@ -3,7 +3,8 @@
 
 Copy-on-write and merge-on-read tables take 30+ rounds of random upserts (updates and new
 keys), deletes and inserts through ``format("pyhudi")`` with every automatic service on: clean
-(``KEEP_LATEST_COMMITS``), archival, inline compaction (merge-on-read) and inline clustering.
+(``KEEP_LATEST_COMMITS``, 3 commits retained), archival (5/7 commits kept), inline compaction
+every 3 delta commits (merge-on-read) and inline clustering sorted by key every 5 commits.
 After every round the snapshot equals a model kept by this test (pyhudi and hudi-rs), time
 travel to the retained writes equals the model as of them, and every few rounds
 ``pyhudi validate`` passes. At the end each service must have run: cleans, archived instants,
@@ -31,6 +32,12 @@ SERVICES = {
     "hoodie.clean.automatic": "true",
     "hoodie.clean.policy": "KEEP_LATEST_COMMITS",
     "hoodie.clean.commits.retained": str(RETAINED),
+    "hoodie.archive.automatic": "true",
+    "hoodie.keep.min.commits": "5",
+    "hoodie.keep.max.commits": "7",
+    "hoodie.clustering.inline": "true",
+    "hoodie.clustering.inline.max.commits": "5",
+    "hoodie.clustering.plan.strategy.sort.columns": "key",
 }
 MOR_SERVICES = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "3"}
 
@@ -119,6 +126,10 @@ def test_random_rounds_with_every_service(spark, tmp_path, table_type):
 
     timeline = harness.timeline_files(path)
     assert any(n.endswith(".clean") for n in timeline), f"{table_type}: no clean ran"
+    assert any(n.endswith(".replacecommit") for n in timeline), f"{table_type}: no clustering ran"
+    assert list((path / ".hoodie" / "archived").glob(".commits_.archive.*")), f"{table_type}: nothing archived"
+    active_writes = len(harness.completed_instants(path))
+    assert active_writes <= 7 + 2, f"{table_type}: {active_writes} writes still active"
     if table_type == "MERGE_ON_READ":
         assert any(n.endswith(".commit") for n in timeline), "merge-on-read: no compaction ran"
     _validate(path, f"{table_type} at the end")
