@@ -386,6 +386,55 @@ def test_killed_during_metadata_table_removal(spark: Any, hudi: Callable[[str], 
     check_snapshot(spark, h, path, model, f"pyhudi write after a kill at {point}")
 
 
+# ---- pyhudi killed before its commit; Apache Hudi rolls the write back from the timeline service's markers
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+def test_apache_hudi_rolls_back_a_killed_pyhudi_write_from_its_markers(
+        spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, table_type: str) -> None:
+    """A pyhudi write whose JVM halts after writing every data file, just before its commit,
+    leaves the MARKERS<n> files of its timeline service (TIMELINE_SERVER_BASED markers). Apache
+    Hudi's next write rolls the failed instant back from them: the instant leaves the timeline, its
+    base files are deleted, and every reader equals the model."""
+    h = hudi(HUDI_LATEST)
+    path = tmp_path / "t"
+    opts = lambda op: t.options("markers", table_type, op)  # noqa: E731
+    model = t.Model()
+    first = [t.row(i, 100, "a") for i in range(40)]
+    t.pyhudi_write(spark, path, first, opts("insert"))
+    model.upsert(first)
+    before = t.completed(path)
+
+    run_killed_write(path, [t.row(i, 200, "killed") for i in range(0, 50, 2)], opts("upsert"),
+                     "write.before-commit", tmp_path)
+    assert t.completed(path) == before, "the killed write must not have committed"
+    pending = sorted({f.name.split(".")[0] for f in (path / ".hoodie").iterdir()
+                      if f.name.split(".")[0].isdigit() and f.name.split(".")[0] not in before})
+    assert len(pending) == 1, pending
+    failed = pending[0]
+    markers = path / ".hoodie" / ".temp" / failed
+    assert (markers / "MARKERS.type").read_text() == "TIMELINE_SERVER_BASED"
+    listed = {line for f in markers.glob("MARKERS*") if f.name != "MARKERS.type"
+              for line in f.read_text().splitlines() if line}
+    written = {str(p.relative_to(path)) for p in path.rglob(f"*{failed}*")
+               if ".hoodie" not in p.relative_to(path).parts and not p.name.endswith(".crc")}
+    assert written and {m.rsplit(".marker.", 1)[0] for m in listed} >= {w for w in written if w.endswith(".parquet")}
+    check_snapshot(spark, h, path, model, f"{table_type} after the kill")
+
+    rows = [t.row(i, 300, "h") for i in range(1, 45, 3)]
+    h.write(path, t.SCHEMA, rows, opts("upsert"))
+    model.upsert(rows)
+    assert failed not in t.completed(path)
+    assert not [f for f in (path / ".hoodie").iterdir() if f.name.startswith(failed)], \
+        "Apache Hudi left the failed instant on the timeline"
+    left = [str(p) for p in path.rglob(f"*_{failed}.parquet")]
+    assert not left, f"Apache Hudi's rollback left base files of the failed write: {left}"
+    check_snapshot(spark, h, path, model, f"{table_type} after Apache Hudi rolled back pyhudi's failed write")
+    rows = [t.row(i, 400, "p") for i in range(0, 45, 4)]
+    t.pyhudi_write(spark, path, rows, opts("upsert"))
+    model.upsert(rows)
+    check_snapshot(spark, h, path, model, f"{table_type} pyhudi after Apache Hudi's rollback")
+
+
 # ---- merge semantics of the tables pyhudi creates
 
 @pytest.mark.parametrize("table_type", [COW, MOR])

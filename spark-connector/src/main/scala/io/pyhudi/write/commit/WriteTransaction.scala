@@ -135,6 +135,8 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     }
     val metadata = CommitMetadata(stats, replacedFileIds, extraMetadata, Some(operationType),
       compacted = false, replaceCommit = action == Action.ReplaceCommit)
+    // Crash tests: every data file and marker is written, the commit is not.
+    io.pyhudi.table.CrashPoint("write.before-commit")
     locked {
       val now = timeline.timeline()
       if (!now.instants.exists(i => i.timestamp == instantTime && i.state == State.Inflight))
