@@ -9,14 +9,14 @@ import io.pyhudi.table.HoodieTable
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, InstantTimeGenerator, State, TimelineWriter, WriteStat}
 import io.pyhudi.timeline.avro.{ClusteringPlan, CompactionPlan}
 import io.pyhudi.transaction.{ConcurrencyConfig, ConcurrentChanges, Heartbeat}
-import io.pyhudi.write.commit.{CommitStep, IOType, Markers}
+import io.pyhudi.write.commit.{CommitStep, IOType, Markers, Rollback}
 
 /**
  * The timeline lifecycle of a compaction instant `T` (hudi-format.md §2.2.1, §2.5):
  * [[schedule]] writes `T.compaction.requested` (the plan), [[start]] writes the empty
  * `T.compaction.inflight`, executors write `<fileId>_<token>_T.parquet` after creating a
  * marker ([[markers]]), and [[commit]] publishes `T.commit` with `compacted: true`. A failed
- * execution is undone by [[rollbackInflight]], which returns `T` to requested so that it can be
+ * execution is undone by [[rollbackInflight]] (a rollback instant, as Apache Hudi writes one), which returns `T` to requested so that it can be
  * executed again; a compaction is never rolled back past requested, nor after it completed.
  *
  * All state lives on the timeline, so every step may run in a different process. Steps read
@@ -138,9 +138,10 @@ object CompactionTransaction {
   }
 
   /**
-   * Undoes a failed execution of `T`: deletes the files its markers name and any base file of
-   * instant `T` in the plan's file groups, then the markers, then `T.compaction.inflight`, so
-   * that `T` is requested again and can be re-executed. Repeatable. Returns the deleted paths.
+   * Undoes a failed execution of `T` with a rollback instant `R` (as Apache Hudi does): `R`'s plan
+   * deletes the files `T`'s markers name and any base file of instant `T` in the plan's file
+   * groups; then `T.compaction.inflight` and the markers go, so that `T` is requested again and
+   * can be re-executed. Repeatable. Returns the deleted paths.
    * Log files other writers appended against base instant `T` are left alone.
    *
    * @throws io.pyhudi.errors.InstantStateException when `T` completed or is no pending compaction
@@ -160,12 +161,11 @@ object CompactionTransaction {
         .filter(b => b.instant == instant && groups(FileGroupId(p, b.fileId))).map(_.path)
     }
     val deleted = (marked ++ orphans).distinct.filter(table.storage.exists)
-    deleted.foreach { path =>
-      if (!table.storage.delete(path) && table.storage.exists(path))
-        throw new java.io.IOException(s"Cannot delete $path written by compaction $instant")
-    }
+    // As Apache Hudi does, the undone execution is a rollback instant naming the compaction; its
+    // last step removes T.compaction.inflight and T's markers, leaving the plan requested.
+    if (files.exists(_.state == State.Inflight) || deleted.nonEmpty)
+      Rollback.rollbackCompaction(table, instant, deleted)
     markers(table, instant).deleteAll()
-    files.filter(_.state == State.Inflight).foreach(i => table.storage.delete(writer.path(i)))
     deleted
   }
 

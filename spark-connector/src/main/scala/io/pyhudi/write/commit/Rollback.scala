@@ -59,12 +59,36 @@ object Rollback {
     run(table, timeline, timeline.stateFiles(), target, generator)(RollbackPlanner.planCompleted(table, target))
   }
 
+  /**
+   * Rolls back the execution of the inflight compaction `target` as Apache Hudi does: a rollback
+   * instant whose plan deletes `files` (absolute paths the compaction wrote), after which only
+   * `T.compaction.inflight` and `T`'s markers go, so that `T` is requested again and runs anew.
+   * Returns the rollback instant time.
+   */
+  def rollbackCompaction(table: HoodieTable, target: String, files: Seq[String],
+      generator: InstantTimeGenerator = InstantTimeGenerator.Default): String = {
+    val timeline = new TimelineWriter(table.storage, table.metaPath)
+    val requests = files.map { path =>
+      val relative = path.stripPrefix(s"${table.basePath}/")
+      val partition = if (relative.contains('/')) relative.substring(0, relative.lastIndexOf('/')) else ""
+      RollbackPlanner.baseRequest(partition, path)
+    }
+    // No shortcut through an earlier completed rollback of `target`: a compaction can be rolled
+    // back, re-executed and fail again, and each execution gets its own rollback.
+    val started = System.currentTimeMillis()
+    val rollbackTime = generator.next(timeline.stateFiles().map(_.timestamp))
+    val plan = RollbackPlan(Some(InstantInfo(target, Action.Compaction)), Some(requests))
+    timeline.requested(rollbackTime, Action.Rollback, plan.toBytes)
+    execute(table, timeline, rollbackTime, plan, started)
+    rollbackTime
+  }
+
   /** Finishes a completed rollback of `target` found on the timeline, else plans and runs one. */
   private def run(table: HoodieTable, timeline: TimelineWriter, files: Seq[Instant], target: Instant,
       generator: InstantTimeGenerator)(plan: => RollbackPlan): String =
     completedRollbackOf(timeline, files, target.timestamp) match {
       case Some(done) =>
-        cleanUpTarget(table, timeline, target.timestamp)
+        cleanUpTarget(table, timeline, target.timestamp, target.action)
         done
       case None =>
         val started = System.currentTimeMillis()
@@ -130,7 +154,7 @@ object Rollback {
         partitions.values.map(_.successDeleteFiles.size).sum, Seq(target.commitTime), partitions,
         Some(1), Seq(target))
       timeline.complete(rollbackTime, Action.Rollback, metadata.toBytes)
-      cleanUpTarget(table, timeline, target.commitTime)
+      cleanUpTarget(table, timeline, target.commitTime, target.action)
     } catch {
       case NonFatal(e) => throw Errors.rollbackFailed(target.commitTime, rollbackTime, e)
     }
@@ -160,10 +184,16 @@ object Rollback {
     }
   }
 
-  /** Step 5: the rolled-back instant leaves the timeline, then its markers go. */
-  private def cleanUpTarget(table: HoodieTable, timeline: TimelineWriter, targetTime: String): Unit =
+  /**
+   * Step 5: the rolled-back instant leaves the timeline, then its markers go. A compaction keeps
+   * its plan: only its inflight file goes, and it is requested again.
+   */
+  private def cleanUpTarget(table: HoodieTable, timeline: TimelineWriter, targetTime: String, action: String): Unit =
     if (targetTime.nonEmpty) {
-      timeline.deleteInstantFiles(targetTime)
+      if (action == Action.Compaction) {
+        val inflight = Instant(targetTime, Action.Compaction, State.Inflight)
+        if (table.storage.exists(timeline.path(inflight))) table.storage.delete(timeline.path(inflight))
+      } else timeline.deleteInstantFiles(targetTime)
       new Markers(table.storage, table.basePath, targetTime).deleteAll()
     }
 

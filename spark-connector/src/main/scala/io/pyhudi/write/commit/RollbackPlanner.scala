@@ -76,7 +76,7 @@ private[commit] object RollbackPlanner {
   }
 
   /** A base file delete request, shaped as Java writes it (empty file id and base instant). */
-  private def baseRequest(partition: String, path: String): RollbackRequest =
+  def baseRequest(partition: String, path: String): RollbackRequest =
     RollbackRequest(partition, Some(""), Some(""), Seq(path), Some(Map.empty))
 
   /** One request per file slice touched through its log files. */

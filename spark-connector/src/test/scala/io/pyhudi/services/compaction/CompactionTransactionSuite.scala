@@ -102,12 +102,23 @@ class CompactionTransactionSuite extends AnyFunSuite {
     assert((first :+ unmarked).forall(p => !storage.exists(p)))
     assert(metaFiles(table).filter(_.startsWith(t)) == Seq(s"$t.compaction.requested"))
     assert(!storage.exists(s"${table.metaPath}/.temp/$t"))
+    // As Apache Hudi writes it: a rollback instant naming the compaction and the files it deleted.
+    val rollbacks = metaFiles(table).filter(_.endsWith(".rollback"))
+    assert(rollbacks.size == 1)
+    val r = rollbacks.head.stripSuffix(".rollback")
+    assert(metaFiles(table).filter(_.startsWith(r)).toSet ==
+      Set(s"$r.rollback.requested", s"$r.rollback.inflight", s"$r.rollback"))
+    val metadata = io.pyhudi.write.commit.Rollback.metadata(table, r)
+    assert(metadata.commitsRollback == Seq(t) && metadata.instantsRollback.map(_.action) == Seq(Action.Compaction))
+    assert(metadata.partitionMetadata.values.flatMap(_.successDeleteFiles).toSet == (first :+ unmarked).toSet)
     assert(CompactionTransaction.rollbackInflight(table, t).isEmpty, "repeatable")
+    assert(metaFiles(table).count(_.endsWith(".rollback")) == 1, "nothing left to roll back: no second rollback")
     assert(scan(table).slices.exists(s => s.baseInstant == TripsBase && s.hasLogs))
 
     CompactionTransaction.start(table, t)
     CompactionTransaction.commit(table, t, runCompaction(table, t, "0-2-0"), schemaOf(table))
-    assert(table.reload().timeline.instants.last == Instant(t, Action.Commit, State.Completed))
+    // The compaction completes at its own time, before the rollback instant that undid its first run.
+    assert(table.reload().timeline.completedWrites.last == Instant(t, Action.Commit, State.Completed))
   }
 
   test("rollbackFailedWrites leaves pending compactions alone") {
