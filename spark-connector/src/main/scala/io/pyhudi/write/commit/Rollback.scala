@@ -75,12 +75,8 @@ object Rollback {
     }
     // No shortcut through an earlier completed rollback of `target`: a compaction can be rolled
     // back, re-executed and fail again, and each execution gets its own rollback.
-    val started = System.currentTimeMillis()
-    val rollbackTime = generator.next(timeline.stateFiles().map(_.timestamp))
-    val plan = RollbackPlan(Some(InstantInfo(target, Action.Compaction)), Some(requests))
-    timeline.requested(rollbackTime, Action.Rollback, plan.toBytes)
-    execute(table, timeline, rollbackTime, plan, started)
-    rollbackTime
+    planAndRun(table, timeline, timeline.stateFiles(), generator)(
+      RollbackPlan(Some(InstantInfo(target, Action.Compaction)), Some(requests)))
   }
 
   /** Finishes a completed rollback of `target` found on the timeline, else plans and runs one. */
@@ -90,14 +86,19 @@ object Rollback {
       case Some(done) =>
         cleanUpTarget(table, timeline, target.timestamp, target.action)
         done
-      case None =>
-        val started = System.currentTimeMillis()
-        val rollbackTime = generator.next(files.map(_.timestamp))
-        val planned = plan
-        timeline.requested(rollbackTime, Action.Rollback, planned.toBytes)
-        execute(table, timeline, rollbackTime, planned, started)
-        rollbackTime
+      case None => planAndRun(table, timeline, files, generator)(plan)
     }
+
+  /** Steps 1 to 5 of a new rollback instant, after the instants in `files`. Returns its time. */
+  private def planAndRun(table: HoodieTable, timeline: TimelineWriter, files: Seq[Instant],
+      generator: InstantTimeGenerator)(plan: => RollbackPlan): String = {
+    val started = System.currentTimeMillis()
+    val rollbackTime = generator.next(files.map(_.timestamp))
+    val planned = plan
+    timeline.requested(rollbackTime, Action.Rollback, planned.toBytes)
+    execute(table, timeline, rollbackTime, planned, started)
+    rollbackTime
+  }
 
   /** The metadata of the completed rollback `rollbackTime`. */
   def metadata(table: HoodieTable, rollbackTime: String): RollbackMetadata = {
