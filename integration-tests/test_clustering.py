@@ -290,6 +290,13 @@ def test_clustering_killed_before_commit_is_redone(spark, tmp_path, table_type):
     assert len(inflight) == 1 and f"{inflight[0]}.replacecommit" not in files, files
     target = inflight[0]
     assert any(p.name.endswith(f"_{target}.parquet") for p in path.rglob("*.parquet")), "partial files left"
+    # Its tasks sent their markers through the driver's timeline service: batched, none direct.
+    temp = path / ".hoodie" / ".temp" / target
+    assert (temp / "MARKERS.type").read_text() == "TIMELINE_SERVER_BASED"
+    batched = {line for f in temp.glob("MARKERS*") if f.name != "MARKERS.type" for line in f.read_text().split("\n")}
+    assert not list(temp.rglob("*.marker.*")), "direct markers next to the timeline service's"
+    partial = {f"{p.relative_to(path)}.marker.CREATE" for p in path.rglob(f"*_{target}.parquet")}
+    assert partial and partial <= batched, (partial, batched)
     latest = sorted(state.values())
     assert _read(spark, path) == latest and _read_rs(path) == latest, "files of the inflight clustering are hidden"
 

@@ -113,7 +113,8 @@ object Clusterer {
       targetSize, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, WriteConfig.CompressionCodec.from(options).get,
         WriteConfig.ParquetBlockSize.from(options).get, WriteConfig.ParquetPageSize.from(options).get),
-      _ => Iterator.empty, config.name)
+      _ => Iterator.empty, config.name,
+      timelineService = EmbeddedTimelineService.forWrite(spark, table.basePath, options))
     val reader = ParquetReaderShim.buildReader(spark, tableSchema, tableSchema, Nil, returningBatch = false, hadoopConf)
     val groups: Seq[(Seq[FileSlice], String)] = plan.groups.map { g =>
       (g.slices.getOrElse(Nil).map(s => ClusteringSlices.toFileSlice(table, instant, s)), UUID.randomUUID().toString)
@@ -134,6 +135,8 @@ object Clusterer {
         else rows.map(_.copy()).toArray.sorted(new InterpretedOrdering(sortKeys)).iterator
       new ClusterHandle(writeCtx, slices.head.groupId.partitionPath, prefix, WriteExecution.writeToken()).write(ordered)
     }.collect().toSeq
+    writeCtx.timelineService.foreach(_ =>
+      EmbeddedTimelineService.instantEnded(ClusteringTransaction.markers(table, instant).folder))
     val data = StructType(tableSchema.fields.filterNot(f => MetaFields.isMeta(f.name)))
     CrashPoint("clustering.before-commit")
     ClusteringTransaction.commit(table.reload(), instant, results.map(WriteStats.written),
