@@ -81,14 +81,15 @@ final class MarkerBatcher(storage: Storage, numFiles: Int, intervalMs: Long) ext
   }
 
   private def flushFolder(path: String, requests: Seq[Request]): Unit = {
-    val added = mutable.ArrayBuffer.empty[(Int, String)]
+    val added = mutable.ArrayBuffer.empty[(Int, String)] // (file, marker) of this batch
     try {
       val folder = load(path)
+      // One batch goes to one file (the next in turn), so a batch costs one file write however
+      // large it is; the files fill evenly across batches.
+      val file = folder.next
       val outcome = requests.map { r =>
         if (folder.all.contains(r.markerName)) r -> false
         else {
-          val file = folder.next
-          folder.next = (folder.next + 1) % numFiles
           folder.files(file) += r.markerName
           folder.all += r.markerName
           added += file -> r.markerName
@@ -100,7 +101,10 @@ final class MarkerBatcher(storage: Storage, numFiles: Int, intervalMs: Long) ext
           overwrite = true)
         folder.typeWritten = true
       }
-      added.map(_._1).distinct.foreach(i => replace(path, i, folder.files(i)))
+      if (added.nonEmpty) {
+        replace(path, file, folder.files(file))
+        folder.next = (file + 1) % numFiles
+      }
       outcome.foreach { case (r, created) => r.done.complete(created) }
     } catch {
       case NonFatal(e) =>
