@@ -38,7 +38,7 @@ final class FileSystemLock(storage: Storage, val path: String, staleness: Heartb
       } catch {
         case _: FileAlreadyExistsException | _: org.apache.hadoop.fs.FileAlreadyExistsException =>
           val now = clock()
-          if (isBroken(now)) storage.delete(path)
+          if (isBroken(path, now)) breakStale()
           else if (now >= deadline) return false
           else {
             Thread.sleep(pause)
@@ -49,18 +49,47 @@ final class FileSystemLock(storage: Storage, val path: String, staleness: Heartb
     false
   }
 
-  override def unlock(): Unit = { held.foreach(_.close()); held = None }
+  /**
+   * Stops renewing and deletes the lock file if it still names this holder: a lock held past
+   * `expireMs` may have been broken and taken by another writer, whose file must stay.
+   */
+  override def unlock(): Unit = {
+    held.foreach(_.stop())
+    held = None
+    if (holder.exists(_.startsWith(s"owner=$owner "))) storage.deleteQuietly(path)
+  }
 
-  override def holder: Option[String] =
-    try Some(new String(storage.readAll(path), "UTF-8")).filter(_.nonEmpty)
-    catch { case NonFatal(_) => None }
+  /**
+   * Moves a lock file judged stale aside and deletes it, rather than deleting `path`: between
+   * this writer's judgement and its delete another writer may have broken the same file and
+   * taken the lock, and a plain delete would remove that live lock (two holders). The move is
+   * atomic, so exactly one breaker gets each file; a breaker that finds it moved a live lock
+   * puts it back. What is left is a window of one rename in which a third writer could create
+   * the lock while a live one is set aside (docs/concurrency.md).
+   */
+  private def breakStale(): Unit = {
+    val aside = s"$path.$owner.broken"
+    val moved =
+      try storage.renameNoReplace(path, aside)
+      catch { case NonFatal(_) => storage.exists(aside) } // another breaker unlinked `path` first
+    if (moved) {
+      if (isBroken(aside, clock())) storage.deleteQuietly(aside)
+      else if (!storage.renameNoReplace(aside, path)) storage.deleteQuietly(aside)
+    }
+  }
 
-  /** Left by a killed process (renewals stopped), or held past `expireMs`. */
-  private def isBroken(now: Long): Boolean = storage.modificationTime(path) match {
+  override def holder: Option[String] = content(path)
+
+  /** The lock file `file` was left by a killed process (renewals stopped), or held past `expireMs`. */
+  private def isBroken(file: String, now: Long): Boolean = storage.modificationTime(file) match {
     case Some(t) if !staleness.isAlive(t, now) => true
-    case Some(_) if expireMs > 0 => holder.flatMap(FileSystemLock.acquiredAt).exists(now - _ > expireMs)
+    case Some(_) if expireMs > 0 => content(file).flatMap(FileSystemLock.acquiredAt).exists(now - _ > expireMs)
     case _ => false
   }
+
+  private def content(file: String): Option[String] =
+    try Some(new String(storage.readAll(file), "UTF-8")).filter(_.nonEmpty)
+    catch { case NonFatal(_) => None }
 }
 
 object FileSystemLock {

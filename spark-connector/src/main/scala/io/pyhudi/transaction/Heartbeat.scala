@@ -52,9 +52,14 @@ final class Heartbeat private (storage: Storage, val path: String, intervalMs: L
 
   /** Stops the renewals and deletes the file. Repeatable. */
   override def close(): Unit = if (!closed) {
+    stop()
+    storage.deleteQuietly(path)
+  }
+
+  /** Stops the renewals and leaves the file (its owner decides whether to delete it). */
+  def stop(): Unit = {
     closed = true
     timer.cancel()
-    storage.deleteQuietly(path)
   }
 }
 

@@ -82,13 +82,47 @@ class LockProviderSuite extends AnyFunSuite {
       clock = () => System.currentTimeMillis() + 61000L)
     assert(later.tryLock(100L))
     held.unlock()
+    assert(later.holder.exists(_.contains("thread=")) && storage.exists(lockPath),
+      "the expired holder's unlock leaves the lock of the writer that broke it")
     later.unlock()
+    assert(!storage.exists(lockPath))
     // A lock file nobody renews (its process was killed) is broken once stale.
     storage.create(lockPath, "owner=gone".getBytes("UTF-8"), overwrite = false)
     assert(new java.io.File(new java.net.URI(lockPath)).setLastModified(System.currentTimeMillis() - 60000L))
     val next = new FileSystemLock(storage, lockPath, steady)
     assert(next.tryLock(1000L))
     next.unlock()
+  }
+
+  test("file-system lock: writers breaking one abandoned lock file at once never hold the lock together") {
+    val table = createTable(io.pyhudi.table.TableType.CopyOnWrite)
+    val lockPath = s"${table.metaPath}/${FileSystemLock.FileName}"
+    val steady = HeartbeatPolicy(100L, 50)
+    for (round <- 1 to 5) {
+      storage.create(lockPath, s"owner=dead-$round".getBytes("UTF-8"), overwrite = false)
+      assert(new java.io.File(new java.net.URI(lockPath)).setLastModified(System.currentTimeMillis() - 60000L))
+      val inside = new java.util.concurrent.atomic.AtomicInteger()
+      val overlaps = new java.util.concurrent.atomic.AtomicInteger()
+      val start = new java.util.concurrent.CountDownLatch(1)
+      val threads = (1 to 8).map { _ =>
+        val t = new Thread(() => {
+          start.await()
+          val lock = new FileSystemLock(storage, lockPath, steady)
+          assert(lock.tryLock(20000L))
+          if (inside.incrementAndGet() > 1) overlaps.incrementAndGet()
+          Thread.sleep(20)
+          inside.decrementAndGet()
+          lock.unlock()
+        })
+        t.start()
+        t
+      }
+      start.countDown()
+      threads.foreach(_.join(60000L))
+      assert(overlaps.get() == 0, s"round $round: two writers held the lock at once")
+      assert(!storage.exists(lockPath))
+      assert(!storage.listFiles(table.metaPath).exists(_.name.contains(".broken")), "set-aside lock files stay")
+    }
   }
 
   test(
