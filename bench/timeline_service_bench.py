@@ -12,8 +12,11 @@ a) File-system view: a table of ``--partitions`` x ``--groups`` file groups (sma
    (2) every task asking the timeline service, whose view is shared and cached.
 b) Markers: ``--markers`` markers created from Spark tasks and then deleted, (1) one file each
    (DIRECT), (2) through the service (TIMELINE_SERVER_BASED, batched into MARKERS<n> files).
+c) The driver's listing of every partition of that table, (1) one folder after another, (2) on
+   the lister's pool (what the driver's planning and the service's view use).
 
 Each case runs ``--repeat`` times; the median is printed with the ratio service / alternative.
+``--plot FILE`` also draws the medians as a PNG (needs matplotlib).
 """
 
 import argparse
@@ -43,6 +46,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--markers", type=int, default=10000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--master", default="local[2]")
+    p.add_argument("--plot", help="write a PNG of the medians here")
     return p.parse_args(argv)
 
 
@@ -82,6 +86,30 @@ def median(runs: List[float]) -> float:
     return statistics.median(runs)
 
 
+def plot(rows: List[Tuple[str, float, float, float]], out: str) -> None:
+    """Pairs of bars, the alternative beside the service (or the parallel listing)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pairs = [("latest-base-file lookups", rows[0], rows[1]), ("marker create", rows[2], rows[4]),
+             ("marker delete", rows[3], rows[5]), ("driver partition listing", rows[6], rows[7])]
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    width = 0.38
+    for i, (name, alt, new) in enumerate(pairs):
+        for j, (row, colour) in enumerate([(alt, "#999999"), (new, "#2f6db5")]):
+            x = i + (j - 0.5) * width
+            ax.bar(x, row[1], width, color=colour, yerr=[[row[1] - row[2]], [row[3] - row[1]]], capsize=3)
+            ax.annotate(f"{row[1]:.2f}", (x, row[1]), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(len(pairs)), [p[0] for p in pairs])
+    ax.set_ylabel("seconds (median, min-max)")
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color="#999999"), plt.Rectangle((0, 0), 1, 1, color="#2f6db5")],
+              labels=["each task / direct / serial", "timeline service / parallel"], fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
     spark = session(args.master)
@@ -114,12 +142,25 @@ def main(argv: Optional[List[str]] = None) -> None:
             rows.append((f"b) {args.markers} markers {label}: create", median(create), min(create), max(create)))
             rows.append((f"b) {args.markers} markers {label}: delete ({files[0]} files)", median(delete),
                          min(delete), max(delete)))
+        storage = spark._jvm.io.pyhudi.storage.Storage(spark._jsc.hadoopConfiguration())
+        lister = spark._jvm.io.pyhudi.filegroup.PartitionLister
+        for label, parallelism in [("one folder after another", 1), ("in parallel", 16)]:
+            runs = []
+            for _ in range(args.repeat):
+                t = time.perf_counter()
+                listed = lister.list(storage, str(path), parallelism)
+                runs.append(time.perf_counter() - t)
+                assert listed.size() == args.partitions + 1, "the listing missed partitions"
+            rows.append((f"c) listing {args.partitions + 1} partitions, {label}", median(runs), min(runs), max(runs)))
         print(f"{'case':62} {'median s':>9} {'min':>7} {'max':>7}")
         for name, med, lo, hi in rows:
             print(f"{name:62} {med:9.2f} {lo:7.2f} {hi:7.2f}")
         print(f"ratio lookups service/local: {rows[1][1] / rows[0][1]:.2f}")
         print(f"ratio marker create server/direct: {rows[4][1] / rows[2][1]:.2f}; "
               f"delete: {rows[5][1] / max(rows[3][1], 1e-3):.2f}")
+        print(f"ratio driver listing parallel/serial: {rows[7][1] / rows[6][1]:.2f}")
+        if args.plot:
+            plot(rows, args.plot)
     finally:
         shutil.rmtree(root, ignore_errors=True)
         spark.stop()
