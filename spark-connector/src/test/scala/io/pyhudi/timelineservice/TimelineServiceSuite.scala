@@ -25,6 +25,33 @@ class TimelineServiceSuite extends AnyFunSuite {
   private def topFiles(folder: String): Map[String, String] =
     storage.listFiles(folder).map(f => f.name -> new String(storage.readAll(f.path), UTF_8)).toMap
 
+  test("a commit deletes the files of failed task attempts named only in MARKERS<n> files") {
+    import io.pyhudi.timeline.Action
+    import io.pyhudi.write.commit.{Commits, WriteTransaction}
+    val table = createTable(TableType.CopyOnWrite)
+    withService() { service =>
+      service.register(table.basePath)
+      val tx = new WriteTransaction(table, Action.Commit, "INSERT")
+      tx.start(Commits.workloadProfile("INSERT", Map("" -> 2L)))
+      val writer = new TimelineServerMarkers(new TimelineServiceClient(service.address), tx.markers)
+      val fileId = newFileId()
+      val attempts = Seq("0-3-0", "0-3-1").map { token =>
+        writer.create("", s"${fileId}_${token}_${tx.instantTime}.parquet", IOType.Create)
+        writeBaseFile(table, fileId, token, tx.instantTime)
+      }
+      val orphan = newFileId()
+      writer.create("", s"${orphan}_0-4-0_${tx.instantTime}.parquet", IOType.Create)
+      val orphanFile = writeBaseFile(table, orphan, "0-4-0", tx.instantTime).path.get
+      assert(storage.listFilesRecursively(tx.markers.folder).forall(f => !f.path.contains(Markers.Infix)),
+        "every marker went through the service")
+      tx.commit(Seq(attempts(1)), Extra)
+      assert(!local(table, attempts.head.path.get).exists() && !local(table, orphanFile).exists())
+      assert(local(table, attempts(1).path.get).exists())
+      assert(snapshot(table.reload()).slices.map(_.baseFile.get.name) == Seq(attempts(1).path.get))
+      assert(!storage.exists(tx.markers.folder), "the marker folder goes with the commit")
+    }
+  }
+
   test("200+ concurrent marker requests land in MARKERS<n> files that Markers.list reads back") {
     val table = createTable(TableType.CopyOnWrite)
     withService() { service =>
