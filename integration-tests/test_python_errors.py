@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""pyhudi.errors: every JVM exception class has a Python twin, and pyhudi's helpers (and
-``translated()`` around the DataFrame API) raise those classes."""
+"""pyhudi.errors: every JVM exception class has a Python twin, and pyhudi's helpers and the
+DataFrame API (once pyhudi is imported) raise those classes."""
 
 import re
 import subprocess
@@ -81,3 +81,30 @@ def test_import_and_jar_path_work_without_pyspark():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith(".jar")
+
+
+def test_the_dataframe_api_raises_pyhudi_classes_and_leaves_other_errors_alone(spark, tmp_path):
+    from pyspark.errors import AnalysisException
+
+    df = spark.createDataFrame([("a", "p", 1)], "id string, part string, ts long")
+    with pytest.raises(errors.InvalidOptionError) as caught:
+        df.write.format("pyhudi").options(
+            **{
+                "hoodie.table.name": "t",
+                "hoodie.datasource.write.recordkey.field": "id",
+                "hoodie.datasource.write.operation": "upsertt",
+            }
+        ).save(str(tmp_path / "t"))
+    assert caught.value.error_id == "INVALID_OPTION_VALUE" and "upsertt" in caught.value.message
+    assert caught.value.__cause__ is not None, "chained to py4j's error, which keeps the JVM stack"
+    assert not (tmp_path / "t").exists()
+    with pytest.raises(errors.TableNotFoundError):
+        spark.read.format("pyhudi").load(str(tmp_path / "nothing-here")).collect()
+    # Spark's own errors keep PySpark's classes.
+    with pytest.raises(AnalysisException) as other:
+        spark.read.parquet(str(tmp_path / "no-parquet-here")).collect()
+    assert not isinstance(other.value, errors.PyhudiError)
+    # A session made after the import (PySpark installs its handler again) keeps the translation.
+    other_session = spark.newSession()
+    with pytest.raises(errors.TableNotFoundError):
+        other_session.read.format("pyhudi").load(str(tmp_path / "nothing-here")).collect()

@@ -30,6 +30,9 @@ from pyhudi.table import HudiTable
 from pyhudi.version import __version__
 from pyhudi.writer import write
 
+# The DataFrame API (format("pyhudi")) raises pyhudi.errors' classes, as pyhudi's helpers do.
+errors.install()
+
 __all__ = [
     "__version__",
     "errors",

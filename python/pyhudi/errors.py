@@ -4,10 +4,14 @@
 Every ``io.pyhudi.errors.<Name>Exception`` has a twin ``pyhudi.errors.<Name>Error`` here (a test
 keeps the two lists equal). pyhudi's own helpers (:func:`pyhudi.read` when it resolves the table,
 :func:`pyhudi.write`, the table services) raise these classes; code that uses the DataFrame API
-directly can translate what Spark raises with :func:`translated`::
+directly gets them as well (below), and :func:`translated` does the same for one block.
 
-    with pyhudi.errors.translated():
+Since ``import pyhudi`` installs :func:`install`, the DataFrame API raises these classes too::
+
+    try:
         df.write.format("pyhudi").options(**opts).save(path)
+    except pyhudi.errors.InvalidOptionError as e:
+        ...
 
 The JVM exception may arrive wrapped (a task failure, Spark's own wrappers); the first pyhudi
 exception in its cause chain decides the class, and its message is kept word for word.
@@ -30,6 +34,7 @@ pyhudi (please report it).
 """
 
 import contextlib
+import functools
 import re
 from typing import Any, Dict, Iterator, Optional, Type
 
@@ -50,6 +55,7 @@ __all__ = [
     "InstantStateError",
     "translated",
     "from_java",
+    "install",
 ]
 
 JVM_PACKAGE = "io.pyhudi.errors."
@@ -181,3 +187,42 @@ def translated() -> Iterator[None]:
         if error is None:
             raise
         raise error from e
+
+
+def _translating(get_return_value: Any) -> Any:
+    """Wraps py4j's ``get_return_value``: a JVM exception with a pyhudi exception in its cause chain
+    leaves as its Python class (chained to py4j's error); every other one as before."""
+    if getattr(get_return_value, "_pyhudi_translating", False):
+        return get_return_value
+    from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
+
+    @functools.wraps(get_return_value)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return get_return_value(*args, **kwargs)
+        except Py4JJavaError as e:
+            error = from_java(e.java_exception)
+            if error is None:
+                raise
+            raise error from e
+
+    call._pyhudi_translating = True  # type: ignore[attr-defined]
+    return call
+
+
+def install() -> None:
+    """Makes every py4j call (the DataFrame API included) raise pyhudi's classes for pyhudi's JVM
+    exceptions. Idempotent; ``import pyhudi`` calls it.
+
+    py4j calls the JVM through ``py4j.java_gateway.get_return_value``, which PySpark replaces, each
+    time a SparkSession is made, with its own translator around ``py4j.protocol.get_return_value``.
+    Wrapping the latter puts this translation inside PySpark's, for sessions made later; wrapping
+    the former covers a session that exists already. PySpark's translator only handles py4j's
+    error, so a pyhudi error passes through it unchanged."""
+    try:
+        import py4j.java_gateway  # type: ignore[import-untyped]
+        import py4j.protocol
+    except ImportError:  # the CLI runs without PySpark
+        return
+    py4j.protocol.get_return_value = _translating(py4j.protocol.get_return_value)
+    py4j.java_gateway.get_return_value = _translating(py4j.java_gateway.get_return_value)

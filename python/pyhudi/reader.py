@@ -72,8 +72,8 @@ def read(
         if value is not None:
             put(opts, key, _instant_value(name, value))
 
-    # Resolving the table happens here; errors of the query itself surface when it runs (wrap
-    # that in pyhudi.errors.translated() to get these classes there too).
+    # Resolving the table happens here; errors of the query itself surface when it runs, with
+    # pyhudi's classes too (errors.install()).
     with translated():
         return spark.read.format(_FORMAT).options(**opts).load(path_value(path))
 

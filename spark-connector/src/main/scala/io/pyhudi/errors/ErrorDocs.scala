@@ -23,7 +23,7 @@ object ErrorDocs extends GeneratedFile {
     sb.append("releases, while the words after it may change: branch on the class or the id, never on the ")
     sb.append("message. On the JVM the id is `PyhudiException.errorId`; in Python it is ")
     sb.append("`pyhudi.errors.PyhudiError.error_id`, and the Python class is the JVM class's twin ")
-    sb.append("(`pyhudi.errors.translated()` maps errors raised through the DataFrame API). ")
+    sb.append("(the DataFrame API raises these classes too once `pyhudi` is imported). ")
     sb.append("`INTERNAL_ERROR` is a bug in pyhudi: please report it with the stack trace.\n\n")
     sb.append("| id | Python class | JVM class | meaning |\n| --- | --- | --- | --- |\n")
     ErrorId.all.foreach { id =>
