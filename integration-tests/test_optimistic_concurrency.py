@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pytest
+import pyhudi
 import write_support as ws
 from pyhudi import errors
 
@@ -166,6 +167,47 @@ def test_same_new_key_into_new_file_groups_second_commit_loses(spark, tmp_path):
     _assert_lost(outcome, sorted(set(_timeline(path)) - before), "new1")
     values = _values(spark, path)
     assert values["new1"] == "A" and "b-only" not in values
+
+
+def _compactions(path: Path) -> List[str]:
+    """Instants of completed compactions (``T.compaction.requested`` next to ``T.commit``)."""
+    names = set(_timeline(path))
+    return sorted(
+        n.split(".")[0] for n in names if n.endswith(".compaction.requested") and f"{n.split('.')[0]}.commit" in names
+    )
+
+
+@pytest.mark.parametrize("how", ["inline", "service"])
+def test_compaction_while_a_write_is_pending(spark, tmp_path, how):
+    """Under OCC a compaction is planned and run while writer A is held before its commit, and A
+    then commits. Inline (after writer B's commit on p1) it compacts p1's group, which A (on p0)
+    did not touch. Run as a service while A updates p1, whose group has committed log files too:
+    the plan leaves out the group A has written to (compacting it would make A lose), so there is
+    nothing to compact until A commits; the next compaction takes the group with A's update."""
+    path = tmp_path / "t"
+    options = _options("MERGE_ON_READ", FS)
+    _seed(spark, path, options)
+    a_key, a_part = ("k0", "p0") if how == "inline" else ("k3", "p1")
+    if how == "service":  # p1's group gets a committed log file
+        spark.createDataFrame([("k1", "p1", 1, "L")], SCHEMA).write.format("pyhudi").options(**options).mode(
+            "append"
+        ).save(str(path))
+    a = Writer(spark, path, tmp_path / "a", options, [(a_key, a_part, 2, "A")]).started()
+    if how == "inline":
+        inline = {**options, "hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "1"}
+        spark.createDataFrame([("k1", "p1", 1, "L")], SCHEMA).write.format("pyhudi").options(**inline).mode(
+            "append"
+        ).save(str(path))
+        assert len(_compactions(path)) == 1, "the inline compaction ran although A's write was pending"
+    else:
+        assert pyhudi.compact(spark, str(path), options) is None and not _compactions(path)
+    assert a.commit() == "committed"
+    if how == "service":
+        compacted = pyhudi.compact(spark, str(path), options)
+        assert compacted is not None and _compactions(path) == [compacted]
+    values = _values(spark, path)
+    assert values["k1"] == "L" and values[a_key] == "A"
+    ws.assert_readers_agree(spark, path, f"after the compaction ({how})")
 
 
 SECOND_PROCESS = textwrap.dedent(

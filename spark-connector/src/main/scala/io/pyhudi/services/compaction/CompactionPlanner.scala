@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
-import io.pyhudi.filegroup.{CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
+import io.pyhudi.filegroup.{BaseFile, CommittedFiles, FileGroupId, FileSlice, FileSystemView, LogFile, PartitionLister}
 import io.pyhudi.services.clustering.ClusteringTransaction
 import io.pyhudi.table.{HoodieTable, TableType}
-import io.pyhudi.timeline.Action
+import io.pyhudi.timeline.{Action, TimelineWriter}
 import io.pyhudi.timeline.avro.CompactionPlan
+import io.pyhudi.write.commit.Markers
 
 /**
  * Chooses what a compaction folds (hudi-format.md §2.5): the latest slice of each file group
@@ -57,9 +58,27 @@ object CompactionPlanner {
         val missing = CommittedFiles.missing(table.timeline, table.commitMetadata, listing, asOf, replaced,
           withLogs = true, keep = g => !pending(g))
         if (missing.nonEmpty) throw CommittedFiles.failure(table.basePath, missing, asOf, "compaction")
+        val writing = pendingWriteGroups(table)
         new FileSystemView(table.timeline, listing, asOf, replaced).latestSlices
-          .filter(s => s.hasLogs && !pending(s.groupId))
+          .filter(s => s.hasLogs && !pending(s.groupId) && !writing(s.groupId))
     }
+  }
+
+  /**
+   * File groups that writes pending now have written to, from their markers. Left out of the
+   * plan: a pending write's log file would count as a log of the slice (a log file's name does
+   * not say which instant wrote it), and compacting that group would make the writer lose at its
+   * commit under optimistic concurrency control; the next compaction takes the group. Read after
+   * the listing: a marker exists before its data file, so every such file listed is covered.
+   */
+  private def pendingWriteGroups(table: HoodieTable): Set[FileGroupId] = {
+    val now = new TimelineWriter(table.storage, table.metaPath).timeline()
+    now.pendingWrites.filter(i => Action.Writes(i.action)).flatMap { i =>
+      new Markers(table.storage, table.basePath, i.timestamp).list().flatMap { m =>
+        BaseFile.parse(m.fileName, 0L).map(_.fileId).orElse(LogFile.parse(m.fileName, 0L).map(_.fileId))
+          .map(FileGroupId(m.partitionPath, _))
+      }
+    }.toSet
   }
 
   /**

@@ -34,8 +34,12 @@ object CompactionTransaction {
    * every instant on the timeline.
    *
    * @throws io.pyhudi.errors.CommitFailedException when the plan is empty, overlaps a pending
-   *         compaction, or a write is pending (roll failed writes back first: Hudi requires
-   *         every pending write to be newer than a compaction it schedules)
+   *         compaction, or, with one writer at a time, a write is pending (roll failed writes
+   *         back first: Hudi requires every pending write to be newer than a compaction it
+   *         schedules). Under optimistic concurrency control pending writes are other writers
+   *         at work: the plan is scheduled, and a write that touched one of its file groups
+   *         loses at its commit (transaction.ConcurrentFileWrites), so its log files never
+   *         land behind the compacted base file.
    */
   def schedule(table: HoodieTable, plan: CompactionPlan,
       generator: InstantTimeGenerator = InstantTimeGenerator.Default,
@@ -43,18 +47,21 @@ object CompactionTransaction {
     locked(table, concurrency) {
       val writer = new TimelineWriter(table.storage, table.metaPath)
       val now = writer.timeline()
-      val changed = ConcurrentChanges.since(table.timeline, now)
+      // A write that only started since the plan changes no slice the plan read; under
+      // optimistic concurrency control that is another writer at work, not a reason to replan.
+      val changed = ConcurrentChanges.since(table.timeline, now).filterNot(i =>
+        concurrency.optimistic && !i.isCompleted && Action.Writes(i.action))
       if (changed.nonEmpty)
         throw Errors.compactionConflict(s"instant(s) ${ConcurrentChanges.describe(changed)} appeared or " +
           "advanced after the compaction plan was made")
-      scheduleLocked(table, writer, now, plan, generator)
+      scheduleLocked(table, writer, now, plan, generator, allowPendingWrites = concurrency.optimistic)
     }
 
   private def locked[T](table: HoodieTable, concurrency: ConcurrencyConfig)(body: => T): T =
     concurrency.withLock(table.storage, table.metaPath)(body)
 
   private def scheduleLocked(table: HoodieTable, writer: TimelineWriter, timeline: io.pyhudi.timeline.Timeline,
-      plan: CompactionPlan, generator: InstantTimeGenerator): String = {
+      plan: CompactionPlan, generator: InstantTimeGenerator, allowPendingWrites: Boolean): String = {
     val instant = generator.next(timeline)
     val ops = plan.operations.getOrElse(Nil)
     if (ops.isEmpty) throw Errors.compactionRejected(instant, "the plan has no operations")
@@ -67,7 +74,7 @@ object CompactionTransaction {
     val pendingWrites = timeline.pendingWrites.filter(i =>
       Action.Writes(i.action) &&
         !(i.action == Action.ReplaceCommit && ClusteringPlan.requested(writer, i.timestamp).isDefined))
-    if (pendingWrites.nonEmpty)
+    if (pendingWrites.nonEmpty && !allowPendingWrites)
       throw Errors.compactionRejected(instant,
         s"write(s) ${pendingWrites.mkString(", ")} are pending; " +
           "roll back failed writes first")

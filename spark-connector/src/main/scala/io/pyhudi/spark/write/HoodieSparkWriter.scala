@@ -253,8 +253,16 @@ object HoodieSparkWriter {
   /** `hoodie.compact.inline`: compact (or only schedule) after enough delta commits. */
   private def compactInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =
     if (WriteConfig.CompactInline.from(options).get &&
-      CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get))
-      Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
+      CompactionPlanner.shouldCompactInline(table, WriteConfig.CompactInlineMaxDeltaCommits.from(options).get)) {
+      try Compactor.compact(spark, table, options, scheduleOnly = WriteConfig.CompactScheduleInline.from(options).get)
+      catch {
+        // Under optimistic concurrency control another writer's compaction running now, or a
+        // commit landing while this one planned, is normal: the write is committed, and a later
+        // write compacts. With one writer at a time it is an error worth failing the call.
+        case e: io.pyhudi.errors.WriteConflictException if ConcurrencyConfig.from(options).optimistic =>
+          log.warn(s"The write to ${table.basePath} committed; its inline compaction was skipped: ${e.getMessage}")
+      }
+    }
 
   /** `hoodie.clustering.inline`: cluster after enough commits since the last clustering. */
   private def clusterInline(spark: SparkSession, table: HoodieTable, options: Map[String, String]): Unit =

@@ -83,6 +83,23 @@ class CompactionPlannerSuite extends AnyFunSuite {
     assert(CompactionPlanner.plan(table.reload()).isEmpty)
   }
 
+  test("file groups a pending write has markers in wait for the next compaction") {
+    val (table, _, _) = twoSlices()
+    // A delta commit in flight that wrote a log file into chennai's group (marker first).
+    val instant = "20991231235959000"
+    val writer = new io.pyhudi.timeline.TimelineWriter(storage, table.metaPath)
+    writer.requested(instant, io.pyhudi.timeline.Action.DeltaCommit, Array.emptyByteArray)
+    writer.inflight(instant, io.pyhudi.timeline.Action.DeltaCommit)
+    val chennai = "84e82649-b1ee-4a25-a316-17cc6872616b-0"
+    new io.pyhudi.write.commit.Markers(storage, table.basePath, instant)
+      .create("city=chennai", s".${chennai}_$TripsBase.log.2_0-30-90", io.pyhudi.write.commit.IOType.Append)
+    assert(CompactionPlanner.plan(table.reload()).get.operations.get.map(_.partitionPath.get) == Seq(TripsPartition))
+    // Once that write is gone (rolled back, its markers with it), the group is planned again.
+    storage.delete(s"${table.metaPath}/.temp/$instant", recursive = true)
+    assert(CompactionPlanner.plan(table.reload()).get.operations.get.map(_.partitionPath.get).toSet ==
+      Set("city=chennai", TripsPartition))
+  }
+
   test("shouldCompactInline counts completed deltacommits since the last compaction commit") {
     val table = copyOf("mor/v6_trips_8i1u")
     assert(CompactionPlanner.deltaCommitsSinceLastCompaction(table) == 2)
