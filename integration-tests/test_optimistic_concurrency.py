@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-import pytest
+import harness
 import pyhudi
+import pytest
 import write_support as ws
 from pyhudi import errors
 
@@ -273,3 +274,41 @@ def test_writer_in_another_process_file_system_lock(spark, tmp_path):
     assert isinstance(outcome, errors.WriteConflictError) and outcome.error_id == "CONCURRENT_WRITE_CONFLICT", outcome
     values = _values(spark, path)
     assert values["k0"] == "A" and values["k2"] == "seed"
+
+
+def test_clean_rolls_back_writes_whose_heartbeat_expired_and_leaves_live_ones(spark, tmp_path):
+    """Under OCC (LAZY failed writes) ``pyhudi.clean`` rolls back a killed writer's instant once
+    its heartbeat expired, as Apache Hudi's clean does, and leaves a live writer's instant alone."""
+    path = tmp_path / "t"
+    options = {**_options("COPY_ON_WRITE", FS), "hoodie.client.heartbeat.interval_in_ms": "500"}
+    _seed(spark, path, options)
+    gate = tmp_path / "d"
+    Path(str(gate) + ".before-commit").write_text("closed")
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    with open(tmp_path / "d.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SECOND_PROCESS, str(path), str(gate), str(tmp_path / "d.json"), json.dumps(options)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 240
+            while not Path(str(gate) + ".before-commit.reached").exists():
+                assert proc.poll() is None, (tmp_path / "d.log").read_text(errors="replace")[-3000:]
+                assert time.monotonic() < deadline, "the other process never reached its commit"
+                time.sleep(0.1)
+        finally:
+            proc.kill()  # the writer dies holding an inflight instant
+            proc.wait(timeout=60)
+    (dead,) = harness.pending_instants(path)
+    ws.wait_until_dead(path, dead)
+    a = Writer(spark, path, tmp_path / "a", options, [("k1", "p1", 1, "A")]).started()
+    (live,) = set(harness.pending_instants(path)) - {dead}
+    pyhudi.clean(spark, str(path), options)
+    assert harness.pending_instants(path) == [live], "the dead write is rolled back, the live one left"
+    assert any(n.endswith(".rollback") for n in _timeline(path))
+    assert a.commit() == "committed"
+    values = _values(spark, path)
+    assert values["k0"] == "seed" and values["k1"] == "A"

@@ -38,7 +38,12 @@ object TableServices {
   def clean(spark: SparkSession, path: String, options: java.util.Map[String, String]): java.util.List[String] = {
     val opts = io.pyhudi.spark.source.PyhudiSource.withSessionConf(spark, options.asScala.toMap)
     val table = HoodieTable.open(path, ParquetReaderShim.hadoopConf(spark, opts))
-    Cleaner.clean(spark, table, opts).asJava
+    // Apache Hudi's clean under the LAZY failed-writes policy: writes whose heartbeat expired are
+    // rolled back first (under the lock); a write whose writer still beats is left to finish.
+    val concurrency = ConcurrencyConfig.from(opts)
+    if (concurrency.failedWrites == io.pyhudi.transaction.FailedWritesCleanPolicy.Lazy)
+      WriteTransaction.rollbackFailedWrites(table, concurrency)
+    Cleaner.clean(spark, table.reload(), opts).asJava
   }
 
   /**
