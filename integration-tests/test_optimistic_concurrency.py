@@ -312,3 +312,34 @@ def test_clean_rolls_back_writes_whose_heartbeat_expired_and_leaves_live_ones(sp
     assert a.commit() == "committed"
     values = _values(spark, path)
     assert values["k0"] == "seed" and values["k1"] == "A"
+
+
+def _data_files(path: Path) -> List[str]:
+    return sorted(str(f.relative_to(path)) for f in path.rglob("*") if f.is_file() and ".hoodie" not in f.parts)
+
+
+@pytest.mark.parametrize("table_type", ["COPY_ON_WRITE", "MERGE_ON_READ"])
+def test_early_conflict_detection_fails_before_writing(spark, tmp_path, table_type):
+    """A is held before its commit, its files (and markers) written. B, with early conflict
+    detection, updates A's file group: it fails before its tasks write anything. C, on another
+    file group, commits; so does A."""
+    path = tmp_path / "t"
+    options = _options(table_type, FS)
+    _seed(spark, path, options)
+    early = {**options, "hoodie.write.concurrency.early.conflict.detection.enable": "true"}
+    a = Writer(spark, path, tmp_path / "a", options, [("k0", "p0", 1, "A")]).started()
+    before = _data_files(path)
+    with pytest.raises(errors.WriteConflictError) as caught:
+        spark.createDataFrame([("k2", "p0", 1, "B")], SCHEMA).write.format("pyhudi").options(**early).mode(
+            "append"
+        ).save(str(path))
+    assert caught.value.error_id == "CONCURRENT_WRITE_CONFLICT" and "detected early" in caught.value.message
+    (a_instant,) = harness.pending_instants(path)
+    assert a_instant in caught.value.message, "names the pending writer"
+    assert _data_files(path) == before, "B wrote no data file"
+    spark.createDataFrame([("k1", "p1", 1, "C")], SCHEMA).write.format("pyhudi").options(**early).mode(
+        "append"
+    ).save(str(path))
+    assert a.commit() == "committed"
+    values = _values(spark, path)
+    assert (values["k0"], values["k1"], values["k2"]) == ("A", "C", "seed")

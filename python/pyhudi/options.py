@@ -90,6 +90,8 @@ __all__ = [
     "WRITE_LOCK_ZOOKEEPER_LOCK_KEY",
     "WRITE_LOCK_ZOOKEEPER_BASE_PATH",
     "WRITE_LOCK_CONFLICT_RESOLUTION_STRATEGY",
+    "WRITE_CONCURRENCY_EARLY_CONFLICT_DETECTION_ENABLE",
+    "WRITE_CONCURRENCY_EARLY_CONFLICT_CHECK_COMMIT_CONFLICT",
     "RECORDKEY_FIELD",
     "PARTITIONPATH_FIELD",
     "KEYGENERATOR_CLASS",
@@ -783,6 +785,25 @@ Default:
 
 Valid values:
 ``org.apache.hudi.client.transaction.SimpleConcurrentFileWritesConflictResolutionStrategy``.
+"""
+
+WRITE_CONCURRENCY_EARLY_CONFLICT_DETECTION_ENABLE = "hoodie.write.concurrency.early.conflict.detection.enable"
+"""OPTIMISTIC_CONCURRENCY_CONTROL: before its tasks write anything, a write that updates existing
+file groups fails at once when another pending write's markers name one of them, instead of writing
+everything and losing at its commit.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
+"""
+
+WRITE_CONCURRENCY_EARLY_CONFLICT_CHECK_COMMIT_CONFLICT = "hoodie.write.concurrency.early.conflict.check.commit.conflict"
+"""With early conflict detection: also fail early when an instant that completed (or a compaction or
+clustering scheduled) since this write read the timeline touched one of its file groups.
+
+Default: ``false``.
+
+Valid values: ``true``, ``false``.
 """
 
 RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"

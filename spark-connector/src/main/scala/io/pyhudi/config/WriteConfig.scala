@@ -349,9 +349,20 @@ object WriteConfig {
       "OPTIMISTIC_CONCURRENCY_CONTROL: Apache Hudi's SimpleConcurrentFileWritesConflictResolutionStrategy " +
         "(the only one): two writes conflict when they wrote to the same file group.")
 
+  val EarlyConflictDetection: ConfigEntry[Boolean] = ConfigEntry.boolean(
+    "hoodie.write.concurrency.early.conflict.detection.enable", default = false,
+    "OPTIMISTIC_CONCURRENCY_CONTROL: before its tasks write anything, a write that updates existing " +
+      "file groups fails at once when another pending write's markers name one of them, instead of " +
+      "writing everything and losing at its commit.")
+
+  val EarlyConflictCheckCommits: ConfigEntry[Boolean] = ConfigEntry.boolean(
+    "hoodie.write.concurrency.early.conflict.check.commit.conflict", default = false,
+    "With early conflict detection: also fail early when an instant that completed (or a compaction " +
+      "or clustering scheduled) since this write read the timeline touched one of its file groups.")
+
   val ConcurrencyEntries: Seq[ConfigEntry[_]] = Seq(ConcurrencyMode, FailedWritesCleanPolicy, LockProvider,
     LockFilesystemPath, LockFilesystemExpire, LockNumRetries, ZookeeperUrl, ZookeeperPort, ZookeeperLockKey,
-    ZookeeperBasePath, ConflictResolutionStrategy)
+    ZookeeperBasePath, ConflictResolutionStrategy, EarlyConflictDetection, EarlyConflictCheckCommits)
 
   // Clean (docs/clean.md): Apache Hudi's current keys, each also read under its older hoodie.cleaner.* name.
 

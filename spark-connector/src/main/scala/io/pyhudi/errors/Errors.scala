@@ -208,6 +208,12 @@ object Errors {
       s"Write $instant conflicts with instant $other, which committed (or was scheduled) after this write " +
         s"started: both wrote $what. This write was rolled back and nothing of it is visible; retry it.")
 
+  def earlyWriteConflict(instant: String, other: String, what: String): WriteConflictException =
+    new WriteConflictException(ErrorId.ConcurrentWriteConflict,
+      s"Write $instant conflicts with instant $other, detected early (${WriteConfig.EarlyConflictDetection.key}) " +
+        s"before this write wrote its files: the other has written to $what. This write was rolled back and " +
+        "nothing of it is visible; retry it once the other finished.")
+
   def commitFailed(instant: String, why: String, cause: Throwable = null): CommitFailedException =
     new CommitFailedException(ErrorId.CommitFailed,
       s"Commit of instant $instant failed before its commit point: $why. Nothing was published; " +

@@ -11,11 +11,14 @@ import io.pyhudi.storage.Storage
  * timeline.
  *
  * @param lockWaitMs SINGLE_WRITER: the wait for [[TableLock]]; OCC: one attempt's wait for the provider
+ * @param earlyConflicts OCC: check other writers' markers (and, with `earlyCheckCommits`, what
+ *                       committed since) before writing anything
  */
 final case class ConcurrencyConfig(heartbeat: HeartbeatPolicy, lockWaitMs: Long,
     mode: ConcurrencyMode = ConcurrencyMode.SingleWriter,
     failedWrites: FailedWritesCleanPolicy = FailedWritesCleanPolicy.Eager,
-    lock: LockSettings = LockSettings.Default) {
+    lock: LockSettings = LockSettings.Default,
+    earlyConflicts: Boolean = false, earlyCheckCommits: Boolean = false) {
 
   def optimistic: Boolean = mode == ConcurrencyMode.OptimisticConcurrencyControl
 
@@ -74,6 +77,7 @@ object ConcurrencyConfig {
       throw Errors.invalidOption(WriteConfig.FailedWritesCleanPolicy.key, failed.name,
         s"${WriteConfig.ConcurrencyMode.key}=${mode.name} needs ${FailedWritesCleanPolicy.Lazy.name}")
     ConcurrencyConfig(HeartbeatPolicy.from(options), WriteConfig.LockWaitTime.from(options).get, mode, failed,
-      LockSettings.from(options))
+      LockSettings.from(options), occ && WriteConfig.EarlyConflictDetection.from(options).get,
+      WriteConfig.EarlyConflictCheckCommits.from(options).get)
   }
 }

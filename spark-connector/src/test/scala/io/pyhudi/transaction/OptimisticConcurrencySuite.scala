@@ -89,6 +89,25 @@ class OptimisticConcurrencySuite extends AnyFunSuite {
     }
   }
 
+  test("early conflict detection: another pending write's markers, and with commit checks what completed since") {
+    val (table, fileId) = seeded(TableType.MergeOnRead)
+    val c = occ(LockProviderType.InProcess)
+    val (a, sa) = started(table, TableType.MergeOnRead, c, Some(fileId)) // A has a marker in fileId
+    val b = new WriteTransaction(table, Action.DeltaCommit, "UPSERT", concurrency = c)
+    b.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
+    val early = intercept[WriteConflictException](b.checkEarlyConflicts(Set("" -> fileId), checkCommits = false,
+        bucketed = false))
+    assert(early.errorId == ErrorId.ConcurrentWriteConflict.id && early.getMessage.contains(a.instantTime))
+    assert(early.getMessage.contains("detected early"))
+    b.checkEarlyConflicts(Set("" -> newFileId()), checkCommits = false, bucketed = false) // other groups pass
+    b.checkEarlyConflicts(Set.empty, checkCommits = true, bucketed = false)
+    // Once A committed (its markers gone), only the commit check sees it.
+    a.commit(Seq(sa), Extra)
+    b.checkEarlyConflicts(Set("" -> fileId), checkCommits = false, bucketed = false)
+    intercept[WriteConflictException](b.checkEarlyConflicts(Set("" -> fileId), checkCommits = true, bucketed = false))
+    b.abort(new RuntimeException("test"))
+  }
+
   test("a key both writers inserted, found by the new-keys check, fails the second to commit") {
     val (table, _) = seeded(TableType.CopyOnWrite)
     val c = occ(LockProviderType.InProcess)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.services.compaction
 
-import io.pyhudi.filegroup.{BaseFile, CommittedFiles, FileGroupId, FileSlice, FileSystemView, LogFile, PartitionLister}
+import io.pyhudi.filegroup.{CommittedFiles, FileGroupId, FileSlice, FileSystemView, PartitionLister}
 import io.pyhudi.services.clustering.ClusteringTransaction
 import io.pyhudi.table.{HoodieTable, TableType}
 import io.pyhudi.timeline.{Action, TimelineWriter}
@@ -74,10 +74,8 @@ object CompactionPlanner {
   private def pendingWriteGroups(table: HoodieTable): Set[FileGroupId] = {
     val now = new TimelineWriter(table.storage, table.metaPath).timeline()
     now.pendingWrites.filter(i => Action.Writes(i.action)).flatMap { i =>
-      new Markers(table.storage, table.basePath, i.timestamp).list().flatMap { m =>
-        BaseFile.parse(m.fileName, 0L).map(_.fileId).orElse(LogFile.parse(m.fileName, 0L).map(_.fileId))
-          .map(FileGroupId(m.partitionPath, _))
-      }
+      new Markers(table.storage, table.basePath, i.timestamp).list().flatMap(m =>
+        m.fileId.map(FileGroupId(m.partitionPath, _)))
     }.toSet
   }
 

@@ -203,6 +203,7 @@ object HoodieSparkWriter {
           val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
           rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
+          checkEarly(txn, plan, concurrency, bucketed = true)
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
@@ -228,6 +229,7 @@ object HoodieSparkWriter {
             useSmallFiles = packsSmallFiles)
           rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), found.inserts))
+          checkEarly(txn, plan, concurrency, bucketed = false)
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
@@ -244,6 +246,13 @@ object HoodieSparkWriter {
       timelineService.foreach(_ => EmbeddedTimelineService.instantEnded(txn.markers.folder))
     }
   }
+
+  /** `hoodie.write.concurrency.early.conflict.detection.enable`: the plan's existing file groups against other writers'. */
+  private def checkEarly(txn: WriteTransaction, plan: WritePlan, concurrency: ConcurrencyConfig,
+      bucketed: Boolean): Unit =
+    if (concurrency.earlyConflicts)
+      txn.checkEarlyConflicts(plan.buckets.filterNot(_.isNew).map(b => b.partitionPath -> b.fileId).toSet,
+        concurrency.earlyCheckCommits, bucketed)
 
   /** Updates, deletes and log appends to a file group of a pending clustering fail (Hudi's reject-update strategy). */
   private def rejectUnderClustering(table: HoodieTable, instant: String, plan: WritePlan): Unit =

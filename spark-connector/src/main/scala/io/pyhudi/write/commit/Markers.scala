@@ -38,6 +38,10 @@ final case class Marker(partitionPath: String, fileName: String, ioType: IOType)
 
   /** The marker name relative to the instant's marker folder. */
   def markerName: String = s"$dataPath${Markers.Infix}$ioType"
+
+  /** The file id of the data file (base or log file), when its name is one Hudi writes. */
+  def fileId: Option[String] = io.pyhudi.filegroup.BaseFile.parse(fileName, 0L).map(_.fileId)
+    .orElse(io.pyhudi.filegroup.LogFile.parse(fileName, 0L).map(_.fileId))
 }
 
 /** Records, before a task writes a data file, that it is about to. */

@@ -222,6 +222,28 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     }
   }
 
+  /**
+   * Early conflict detection (`hoodie.write.concurrency.early.conflict.detection.enable`), called
+   * after [[start]] and before any task writes: fails when another pending write's markers name one
+   * of `mine` (the existing file groups this write is about to write to) or, with `checkCommits`,
+   * when an instant completed or scheduled since this write read the timeline touched one. A
+   * writer that has not written yet shows no markers, so the check at commit stays.
+   */
+  def checkEarlyConflicts(mine: Set[ConcurrentFileWrites.FileGroup], checkCommits: Boolean,
+      bucketed: Boolean): Unit = if (mine.nonEmpty) {
+    val now = timeline.timeline()
+    val writing = now.pendingWrites.filter(i => i.timestamp != instantTime && Action.Writes(i.action))
+      .map(i =>
+        i -> new Markers(table.storage, table.basePath, i.timestamp).list()
+          .flatMap(m => m.fileId.map(m.partitionPath -> _)).toSet)
+    val since = if (!checkCommits) Nil
+    else ConcurrentFileWrites.candidates(basedOn, now, instantTime).map(i => i -> fileGroupsOf(i))
+    ConcurrentFileWrites.firstConflict(mine, writing ++ since, bucketed).foreach { case (i, shared) =>
+      throw Errors.earlyWriteConflict(instantTime, s"${i.timestamp} (${i.action}, ${i.state})",
+        ConcurrentFileWrites.describe(shared))
+    }
+  }
+
   /** A completed instant's written and replaced file groups; a pending table service's planned ones. */
   private def fileGroupsOf(i: Instant): Set[ConcurrentFileWrites.FileGroup] =
     if (i.isCompleted) ConcurrentFileWrites.touched(table.commitMetadata(i))
