@@ -6,9 +6,14 @@ Run from the repository root with the installed package (it provides the jar)::
     pip install . && python -m pytest integration-tests -q
 """
 
+import os
 import shutil
+import socket
+import subprocess
+import tempfile
+import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -71,3 +76,63 @@ def collect_normalized() -> Callable[[Any], List[Dict[str, Any]]]:
 
     return collect
 
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _zookeeper_answers(port: int) -> bool:
+    """True when the server answers the ``srvr`` four-letter command (ZooKeeper's default
+    whitelist), i.e. it serves clients, not merely listens."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+            s.sendall(b"srvr")
+            return b"Zookeeper version" in s.recv(4096)
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def zookeeper() -> Iterator[Tuple[str, int]]:
+    """A real ZooKeeper server, a process of its own for the whole run, started from the
+    ZooKeeper jars PySpark ships (``ZooKeeperServerMain <port> <data dir>``); yields
+    ``(host, port)``. Stopped, and its folder deleted, at the end."""
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    if not list(jars.glob("zookeeper-*.jar")):
+        pytest.skip(f"no ZooKeeper jar in {jars}")
+    folder = Path(tempfile.mkdtemp(prefix="pyhudi-zookeeper-"))
+    port = _free_port()
+    java = str(Path(os.environ["JAVA_HOME"]) / "bin" / "java") if "JAVA_HOME" in os.environ else "java"
+    command = [
+        java,
+        "-Xmx128m",
+        "-Dzookeeper.admin.enableServer=false",  # else an HTTP admin server takes port 8080
+        "-cp",
+        f"{jars}/*",
+        "org.apache.zookeeper.server.ZooKeeperServerMain",
+        str(port),
+        str(folder / "data"),
+    ]
+    with open(folder / "server.log", "wb") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _zookeeper_answers(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                tail = (folder / "server.log").read_text(errors="replace")[-3000:]
+                pytest.fail(f"ZooKeeper did not start on port {port}:\n{tail}")
+            time.sleep(0.2)
+        yield "127.0.0.1", port
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -4,8 +4,10 @@ scripted interleaving "A starts, B starts, A commits, B commits": each writer is
 before its commit (``io.pyhudi.table.PausePoint``, a gate file named by the writing thread's
 Spark local property), so that B plans and writes from the timeline A has not committed to yet.
 
-Writers are threads of the session's Spark (the in-process and file-system lock providers) and,
-once, a second Python process with its own Spark (file-system lock). Expected outcomes:
+Writers are threads of the session's Spark and, in one test, a second Python process with its
+own Spark. Each interleaving runs with the in-process, the file-system and the ZooKeeper lock
+provider (a real ZooKeeper server, a process of its own started by the ``zookeeper`` fixture of
+``conftest.py``). Expected outcomes:
 
 * different file groups (different partitions): both commit;
 * the same file group (B updates keys A updates): B fails with ``WriteConflictError``, error id
@@ -21,6 +23,7 @@ import sys
 import textwrap
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -32,12 +35,24 @@ from pyhudi import errors
 
 FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
 IN_PROCESS = "org.apache.hudi.client.transaction.lock.InProcessLockProvider"
+ZK = "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"
 SCHEMA = "key string, part string, ts long, value string"
 PAUSE = "pyhudi.test.pause"
 
 
-def _options(table_type: str, provider: str) -> Dict[str, str]:
+def _options(table_type: str, provider: str, request: Any) -> Dict[str, str]:
+    """Writer options; under ZooKeeper the lock lives at ``/pyhudi-tests/<test>/occ`` of the
+    session's server (the lock key defaults to the table name)."""
+    lock: Dict[str, str] = {}
+    if provider == ZK:
+        host, port = request.getfixturevalue("zookeeper")
+        lock = {
+            "hoodie.write.lock.zookeeper.url": host,
+            "hoodie.write.lock.zookeeper.port": str(port),
+            "hoodie.write.lock.zookeeper.base_path": f"/pyhudi-tests/{uuid.uuid4().hex}",
+        }
     return {
+        **lock,
         "hoodie.table.name": "occ",
         "hoodie.datasource.write.table.type": table_type,
         "hoodie.datasource.write.recordkey.field": "key",
@@ -120,11 +135,11 @@ def _assert_lost(outcome: Any, winner_files: List[str], what: str) -> None:
 
 @pytest.mark.parametrize(
     "table_type,provider",
-    [("COPY_ON_WRITE", IN_PROCESS), ("MERGE_ON_READ", FS)],
+    [("COPY_ON_WRITE", IN_PROCESS), ("MERGE_ON_READ", FS), ("MERGE_ON_READ", ZK)],
 )
-def test_different_file_groups_both_commit(spark, tmp_path, table_type, provider):
+def test_different_file_groups_both_commit(spark, tmp_path, request, table_type, provider):
     path = tmp_path / "t"
-    options = _options(table_type, provider)
+    options = _options(table_type, provider, request)
     _seed(spark, path, options)
     a = Writer(spark, path, tmp_path / "a", options, [(f"k{i}", "p0", 1, "A") for i in range(0, 20, 2)]).started()
     b = Writer(spark, path, tmp_path / "b", options, [(f"k{i}", "p1", 1, "B") for i in range(1, 20, 2)]).started()
@@ -135,11 +150,11 @@ def test_different_file_groups_both_commit(spark, tmp_path, table_type, provider
 
 @pytest.mark.parametrize(
     "table_type,provider",
-    [("COPY_ON_WRITE", FS), ("MERGE_ON_READ", IN_PROCESS)],
+    [("COPY_ON_WRITE", FS), ("MERGE_ON_READ", IN_PROCESS), ("COPY_ON_WRITE", ZK)],
 )
-def test_same_file_group_second_commit_loses(spark, tmp_path, table_type, provider):
+def test_same_file_group_second_commit_loses(spark, tmp_path, request, table_type, provider):
     path = tmp_path / "t"
-    options = _options(table_type, provider)
+    options = _options(table_type, provider, request)
     _seed(spark, path, options)
     before = set(_timeline(path))
     a = Writer(spark, path, tmp_path / "a", options, [("k0", "p0", 1, "A"), ("k2", "p0", 1, "A")]).started()
@@ -155,9 +170,10 @@ def test_same_file_group_second_commit_loses(spark, tmp_path, table_type, provid
     assert new and all(".rollback" in n for n in new), new
 
 
-def test_same_new_key_into_new_file_groups_second_commit_loses(spark, tmp_path):
+@pytest.mark.parametrize("provider", [IN_PROCESS, ZK])
+def test_same_new_key_into_new_file_groups_second_commit_loses(spark, tmp_path, request, provider):
     path = tmp_path / "t"
-    options = _options("COPY_ON_WRITE", IN_PROCESS)
+    options = _options("COPY_ON_WRITE", provider, request)
     _seed(spark, path, options)
     before = set(_timeline(path))
     # A new partition: each writer creates a file group of its own for the same new key.
@@ -240,10 +256,11 @@ SECOND_PROCESS = textwrap.dedent(
 )
 
 
-def test_writer_in_another_process_file_system_lock(spark, tmp_path):
+@pytest.mark.parametrize("provider", [FS, ZK])
+def test_writer_in_another_process(spark, tmp_path, request, provider):
     """A is another process; B a thread here: A commits first on the same file group, B loses."""
     path = tmp_path / "t"
-    options = _options("COPY_ON_WRITE", FS)
+    options = _options("COPY_ON_WRITE", provider, request)
     _seed(spark, path, options)
     gate = tmp_path / "a"
     Path(str(gate) + ".before-commit").write_text("closed")
@@ -343,3 +360,32 @@ def test_early_conflict_detection_fails_before_writing(spark, tmp_path, table_ty
     assert a.commit() == "committed"
     values = _values(spark, path)
     assert (values["k0"], values["k1"], values["k2"]) == ("A", "C", "seed")
+
+
+def test_zookeeper_lock_held_elsewhere_times_out(spark, tmp_path, request):
+    """Another ZooKeeper client (its own session) holds the table's lock node: the write waits
+    ``1 + num_retries`` attempts and fails with ``LOCK_TIMEOUT`` naming the provider and the node,
+    leaving the table as it was; once released, the same write commits."""
+    path = tmp_path / "t"
+    options = _options("COPY_ON_WRITE", ZK, request)
+    _seed(spark, path, options)
+    before = _timeline(path)
+    host, port = request.getfixturevalue("zookeeper")
+    base = options["hoodie.write.lock.zookeeper.base_path"]
+    holder = spark._jvm.io.pyhudi.transaction.ZookeeperLock(f"{host}:{port}", base, "occ", 60000, 15000)
+    try:
+        assert holder.tryLock(10000), "the other client took the lock"
+        quick = dict(options, **{"hoodie.write.lock.wait_time_ms": "300", "hoodie.write.lock.num_retries": "1"})
+        df = spark.createDataFrame([("k0", "p0", 1, "late")], SCHEMA)
+        with pytest.raises(errors.WriteConflictError) as caught:
+            with errors.translated():
+                df.write.format("pyhudi").options(**quick).mode("append").save(str(path))
+        assert caught.value.error_id == "LOCK_TIMEOUT", caught.value
+        message = str(caught.value)
+        assert ZK in message and f"{base}/occ" in message and "2 attempt(s)" in message, message
+        assert _timeline(path) == before and _values(spark, path)["k0"] == "seed"
+        holder.unlock()
+        df.write.format("pyhudi").options(**quick).mode("append").save(str(path))
+        assert _values(spark, path)["k0"] == "late"
+    finally:
+        holder.close()
