@@ -227,6 +227,28 @@ def test_compaction_while_a_write_is_pending(spark, tmp_path, how):
     ws.assert_readers_agree(spark, path, f"after the compaction ({how})")
 
 
+def test_first_writes_racing_to_create_the_table_both_commit(spark, tmp_path):
+    """A and B both find no table at the path; A waits just before creating it while B creates it
+    and commits. A then writes into the table B created, as a later writer would, instead of
+    failing with ``TABLE_ALREADY_EXISTS``."""
+    path = tmp_path / "t"
+    options = _options("COPY_ON_WRITE", IN_PROCESS, None)
+    gate = tmp_path / "a"
+    Path(str(gate) + ".before-create").write_text("closed")
+    a = Writer(spark, path, gate, options, [("k1", "p0", 1, "A")])
+    Path(str(gate) + ".before-commit").unlink()  # A waits only before its create
+    a.start()
+    _wait_for(Path(str(gate) + ".before-create.reached"), "A reached its create", a)
+    assert not (path / ".hoodie" / "hoodie.properties").exists()
+    spark.createDataFrame([("k2", "p0", 1, "B")], SCHEMA).write.format("pyhudi").options(**options).mode("append").save(
+        str(path)
+    )
+    Path(str(gate) + ".before-create").unlink()
+    a.join(timeout=240)
+    assert a.outcome == "committed", a.outcome
+    assert _values(spark, path) == {"k1": "A", "k2": "B"}
+
+
 SECOND_PROCESS = textwrap.dedent(
     """
     import json, sys

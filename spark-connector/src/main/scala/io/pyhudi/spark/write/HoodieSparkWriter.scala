@@ -10,6 +10,7 @@ import org.apache.spark.storage.StorageLevel
 
 import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.config.WriteConfig
+import io.pyhudi.errors.TableExistsException
 import io.pyhudi.filegroup.FileGroupId
 import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.merge.MergeMode
@@ -47,7 +48,19 @@ object HoodieSparkWriter {
 
   private val log = org.slf4j.LoggerFactory.getLogger(getClass)
 
-  def write(spark: SparkSession, mode: SaveMode, options: Map[String, String], df: DataFrame): Unit = {
+  def write(spark: SparkSession, mode: SaveMode, options: Map[String, String], df: DataFrame): Unit =
+    try writeOnce(spark, mode, options, df)
+    catch {
+      // Another writer created the table between this write's look and its create: write again
+      // into the table that now exists, as any later writer would.
+      case CreatedElsewhere(_) =>
+        try writeOnce(spark, mode, options, df)
+        catch { case CreatedElsewhere(e) => throw e }
+    }
+
+  private final case class CreatedElsewhere(cause: TableExistsException) extends RuntimeException(cause)
+
+  private def writeOnce(spark: SparkSession, mode: SaveMode, options: Map[String, String], df: DataFrame): Unit = {
     val conf = ParquetReaderShim.hadoopConf(spark, options)
     val storage = new Storage(conf)
     val path = PyhudiSource.pathOf(options)
@@ -68,7 +81,9 @@ object HoodieSparkWriter {
     val tableData = TableSchemas.resolve(basePath, existing, input, spec)
     val created = existing.isEmpty
     val table = existing.getOrElse {
-      TableCreator.create(storage, basePath, NewTable.properties(spec, tableData, effective))
+      PausePoint(Option(spark.sparkContext.getLocalProperty(PausePoint.Property)), "before-create")
+      try TableCreator.create(storage, basePath, NewTable.properties(spec, tableData, effective))
+      catch { case e: TableExistsException => throw CreatedElsewhere(e) }
       HoodieTable.open(basePath, conf)
     }
     val written =
