@@ -2,7 +2,7 @@
 package io.pyhudi.storage
 
 import java.io.{FileNotFoundException, IOException}
-import java.nio.file.{FileAlreadyExistsException, Files}
+import java.nio.file.{FileAlreadyExistsException, Files, StandardOpenOption}
 
 import scala.util.control.NonFatal
 
@@ -82,12 +82,25 @@ final class Storage(conf: Configuration) {
 
   /**
    * Writes `bytes` to a file, creating missing parent folders. Without `overwrite`, an existing
-   * file fails the call (Hadoop's `FileAlreadyExistsException`). Readers may see a partly
-   * written file while this runs; use [[createAtomically]] where that matters.
+   * file fails the call (Hadoop's `FileAlreadyExistsException`), also when another process
+   * creates it at the same moment. Readers may see a partly written file while this runs; use
+   * [[createAtomically]] where that matters.
    */
   def create(path: String, bytes: Array[Byte], overwrite: Boolean = false): Unit = {
     val p = new Path(path)
-    val out = fs(p).create(p, overwrite)
+    val out = fs(p) match {
+      // Hadoop's local create checks for the file, then opens it truncating: two processes can
+      // both pass the check and one would replace the other's bytes. Create-new is one step.
+      case local: RawLocalFileSystem if !overwrite =>
+        val file = local.pathToFile(p).toPath
+        Files.createDirectories(file.getParent)
+        try Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+        catch {
+          case _: FileAlreadyExistsException =>
+            throw new org.apache.hadoop.fs.FileAlreadyExistsException(s"File already exists: $p")
+        }
+      case other => other.create(p, overwrite)
+    }
     try out.write(bytes)
     finally out.close()
   }

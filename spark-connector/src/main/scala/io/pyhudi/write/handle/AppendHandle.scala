@@ -22,8 +22,8 @@ import io.pyhudi.write.commit.IOType
  * instant (§6.4–6.6). Records carry the meta values of §5.1, `_hoodie_file_name` being the bare
  * file id and the sequence number counting from 1. Deletes are natural-order deletes.
  *
- * The whole file is built in memory and created in one call, never overwriting: a file that
- * already exists under that name fails the write.
+ * The whole file is built in memory and created in one call, never overwriting: when a file
+ * already exists under that name (another writer's), the handle takes the next version.
  *
  * @param baseInstant    the instant of the slice's base file, which names the log file
  * @param baseFileName   the slice's base file name, reported in the write stat
@@ -82,10 +82,18 @@ final class AppendHandle(
         (if (chunk.isEmpty) None
          else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, ctx.logSchema, chunk.map(_._1)))).toSeq ++
           deleteBlock(dels)
-      val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
       val bytes = LogBlockWriter.encodeFile(blocks)
-      ctx.markers(storage).create(partitionPath, name, IOType.Append)
-      storage.create(ctx.absolutePath(partitionPath, name), bytes)
+      // A task of another writer's Spark application can hold the same write token and take
+      // this name for the same slice (two writers appending to one file group): never touch
+      // its file, roll over to the next version, as Apache Hudi's log writer does. The commit's
+      // conflict check then decides between the two writes.
+      def publish(name: String): Boolean = {
+        ctx.markers(storage).create(partitionPath, name, IOType.Append)
+        try { storage.create(ctx.absolutePath(partitionPath, name), bytes); true }
+        catch { case _: org.apache.hadoop.fs.FileAlreadyExistsException => false }
+      }
+      while (!publish(LogFile.fileName(fileId, baseInstant, version, writeToken))) version += 1
+      val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
       val keys = chunk.map(_._2) ++ dels.map(_.key)
       results += HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, name), Some(baseInstant),
         numWrites = chunk.size.toLong, numInserts = 0L, numUpdates = chunk.size.toLong,

@@ -114,7 +114,7 @@ class AppendHandleSuite extends AnyFunSuite {
     assert(stat.runtimeStats.exists(_.totalCreateTime == 0))
   }
 
-  test("a second append creates the next version and never reuses a name") {
+  test("a second append creates the next version and never reuses a name; a taken name rolls over") {
     val basePath = tableCopy()
     appendOne(basePath)
     val handle = new AppendHandle(context(basePath), Partition, FileId, BaseInstant, BaseName,
@@ -124,9 +124,15 @@ class AppendHandleSuite extends AnyFunSuite {
     assert(result.logVersion.contains(3) && result.numWrites == 0 && result.numDeletes == 1)
     assert(LogFormatReader.read(storage, s"$basePath/${result.relativePath}").toList.map(_.getClass) ==
       Seq(classOf[DeleteBlock]))
+    // Another writer (same write token, another Spark application) planned version 3 too.
+    val taken = s"$basePath/${result.relativePath}"
+    val before = storage.readAll(taken)
     val again = new AppendHandle(context(basePath), Partition, FileId, BaseInstant, BaseName, 3, "0-7-9", 0)
     again.add(WriteRecord("key-y", Partition, null, null, isDelete = true))
-    intercept[Exception](again.write())
+    val rolled = again.write().head
+    assert(rolled.logVersion.contains(4) && rolled.relativePath.endsWith(".log.4_0-7-9"), rolled)
+    assert(storage.readAll(taken).sameElements(before), "the other writer's file is left as it was")
+    assert(logFiles(basePath).map(_.version).takeRight(2) == Seq(3, 4))
   }
 
   test("upserts roll over to the next log version past hoodie.logfile.max.size; deletes go last") {
