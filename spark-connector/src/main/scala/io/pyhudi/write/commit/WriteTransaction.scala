@@ -266,7 +266,10 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
       m.ioType match {
         case IOType.Create | IOType.Merge => table.storage.delete(path)
         case IOType.Append if table.storage.exists(path) =>
-          if (createdByThisInstant(path)) table.storage.delete(path)
+          val owners = blockInstants(path)
+          if (owners.forall(_ == instantTime)) table.storage.delete(path)
+          // Another writer's file: this write's task found the name taken and rolled over.
+          else if (!owners.contains(instantTime)) ()
           else throw Errors.commitFailed(instantTime,
             s"log file $path holds blocks of this instant from a " +
               "failed task attempt and blocks of earlier instants, so it cannot be deleted")
@@ -275,12 +278,12 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
     }
   }
 
-  /** True when every readable block of the log file was written by this instant. */
-  private def createdByThisInstant(path: String): Boolean =
-    Using.resource(LogFormatReader.read(table.storage, path))(_.forall {
-      case _: CorruptBlock => true
-      case b => b.instantTime.contains(instantTime)
-    })
+  /** The instants that wrote the log file's readable blocks. */
+  private def blockInstants(path: String): Set[String] =
+    Using.resource(LogFormatReader.read(table.storage, path))(_.flatMap {
+      case _: CorruptBlock => None
+      case b => b.instantTime
+    }.toSet)
 
   private def expect(step: String, wanted: String): Unit =
     if (phase != wanted) throw Errors.transactionState(instantTime, step, phase)

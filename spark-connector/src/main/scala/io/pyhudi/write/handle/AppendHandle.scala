@@ -87,9 +87,13 @@ final class AppendHandle(
       // this name for the same slice (two writers appending to one file group): never touch
       // its file, roll over to the next version, as Apache Hudi's log writer does. The commit's
       // conflict check then decides between the two writes.
+      // A name found taken gets no marker; one taken between the check and the create leaves a
+      // marker that the commit and a rollback pass over (the file holds no block of this instant).
       def publish(name: String): Boolean = {
+        val path = ctx.absolutePath(partitionPath, name)
+        if (storage.exists(path)) return false
         ctx.markers(storage).create(partitionPath, name, IOType.Append)
-        try { storage.create(ctx.absolutePath(partitionPath, name), bytes); true }
+        try { storage.create(path, bytes); true }
         catch { case _: org.apache.hadoop.fs.FileAlreadyExistsException => false }
       }
       while (!publish(LogFile.fileName(fileId, baseInstant, version, writeToken))) version += 1

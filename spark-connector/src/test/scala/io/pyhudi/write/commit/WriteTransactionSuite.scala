@@ -119,6 +119,24 @@ class WriteTransactionSuite extends AnyFunSuite {
     assert(snapshot(table).slices.map(_.baseFile.get.name).toSet == Set(first, attempts(1).path.get))
   }
 
+  test("commit leaves another writer's log file that a task's marker names (the task found the name taken)") {
+    val (table, first) = committedTable()
+    val schema = org.apache.avro.SchemaBuilder.record("r").fields().requiredString("k").endRecord()
+    val theirs = s".${first.split('_').head}_${first.split('_').last.stripSuffix(".parquet")}.log.1_0-9-0"
+    val bytes = io.pyhudi.logfile.LogBlockWriter.encodeFile(Seq(io.pyhudi.logfile.LogBlockWriter.deleteBlock(
+          "20200101000000000", schema, Seq(io.pyhudi.logfile.DeleteRecord("k1", Some(""), None)))))
+    storage.create(s"${table.basePath}/$theirs", bytes)
+    val tx = new WriteTransaction(table, Action.Commit, "UPSERT")
+    tx.start(Commits.workloadProfile("UPSERT", Map("" -> 1L)))
+    val fileId = newFileId()
+    tx.markers.create("", s"${fileId}_0-3-0_${tx.instantTime}.parquet", IOType.Create)
+    val stat = writeBaseFile(table, fileId, "0-3-0", tx.instantTime)
+    tx.markers.create("", theirs, IOType.Append)
+    tx.commit(Seq(stat), Extra)
+    assert(storage.readAll(s"${table.basePath}/$theirs").sameElements(bytes))
+    assert(table.reload().timeline.instants.exists(i => i.timestamp == tx.instantTime && i.isCompleted))
+  }
+
   test("a commit without a schema fails before the commit point; abort is then safe") {
     val (table, name) = committedTable()
     val (tx, file) = startWrite(table)
