@@ -77,7 +77,6 @@ def collect_normalized() -> Callable[[Any], List[Dict[str, Any]]]:
     return collect
 
 
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
