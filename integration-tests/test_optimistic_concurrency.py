@@ -40,7 +40,7 @@ SCHEMA = "key string, part string, ts long, value string"
 PAUSE = "pyhudi.test.pause"
 
 
-def _options(table_type: str, provider: str, request: Any) -> Dict[str, str]:
+def _options(table_type: str, provider: str, request: Any = None) -> Dict[str, str]:
     """Writer options; under ZooKeeper the lock lives at ``/pyhudi-tests/<test>/occ`` of the
     session's server (the lock key defaults to the table name)."""
     lock: Dict[str, str] = {}
