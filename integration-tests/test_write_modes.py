@@ -139,6 +139,27 @@ def test_append_creates_then_upserts(spark, tmp_path):
     _check(spark, path, expected, "append", ws.COLUMNS)
 
 
+@pytest.mark.parametrize("extra", [{}, {"hoodie.combine.before.insert": "true"}], ids=["one-pass", "combined"])
+def test_bulk_insert_writes_a_file_group_per_task_and_partition(spark, tmp_path, extra):
+    # Rows of every partition interleaved in both input partitions: the one-pass bulk_insert
+    # clusters each task's rows by partition and keeps one file open at a time, yet must still
+    # write one file group per (task, partition), not one per run of rows.
+    path = tmp_path / "t"
+    rows = _rows(60, seed=23)
+    df = _df(spark, rows).repartition(2)
+    _save(df, path, _base_options(**{"hoodie.datasource.write.operation": "bulk_insert", **extra}), mode="append")
+    [(instant, _)] = harness.completed_instants(path)
+    _check(spark, path, _expected(rows, ws.SCHEMA, instant, ws.record_key, _plain_path), "bulk_insert", ws.COLUMNS)
+    files = sorted(path.rglob("*.parquet"))
+    by_partition: Dict[str, List[Path]] = {}
+    for f in files:
+        by_partition.setdefault(str(f.parent.relative_to(path)), []).append(f)
+    assert set(by_partition) == {_plain_path(r) for r in rows}
+    for partition, group in by_partition.items():
+        assert 1 <= len(group) <= 2, f"{partition}: {len(group)} file groups from 2 tasks: {group}"
+        assert len({f.name.split("_")[0] for f in group}) == len(group), f"{partition}: a file id written twice"
+
+
 def test_overwrite_replaces_all_data_and_keeps_history(spark, tmp_path):
     path = tmp_path / "t"
     rows = _rows(15)

@@ -37,6 +37,19 @@ final case class WriteSpec(
   def isGlobalIndex: Boolean = indexType.isGlobal
   def isBucketIndex: Boolean = indexType.isBucket
   def isBloomIndex: Boolean = indexType.usesBloomFilters
+
+  /**
+   * bulk_insert in one pass over the input, as `df.write.parquet` does: rows are clustered by
+   * their partition fields within each task, so a task keeps one file open at a time, and key
+   * generation runs in the writing tasks (a bad key fails the write, which is rolled back).
+   * Not when records are de-duplicated first, sorted by key, or (under optimistic concurrency
+   * control) their new keys are collected for the commit's check.
+   */
+  def bulkInsertInOnePass(optimistic: Boolean): Boolean =
+    !combine && sortMode == BulkInsertSortMode.None && !optimistic
+
+  /** The input columns that decide a row's partition path: what a one-pass bulk_insert clusters by. */
+  def partitionColumns: Seq[String] = keyGen.partitionFields
 }
 
 object WriteSpec {

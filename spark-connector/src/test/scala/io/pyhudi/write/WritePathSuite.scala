@@ -54,4 +54,18 @@ class WritePathSuite extends AnyFunSuite {
     assert(WritePath.of(spec("hoodie.index.type" -> "BUCKET", "hoodie.datasource.write.operation" -> "bulk_insert"))
       == Buckets(appendsLogs = false))
   }
+
+  test("bulk_insert runs in one pass unless it de-duplicates, sorts by key or collects new keys for OCC") {
+    val schema = StructType(Seq(StructField("id", StringType), StructField("day", StringType)))
+    def spec(extra: (String, String)*): WriteSpec = WriteSpec.resolve(Map("hoodie.table.name" -> "t",
+        "hoodie.datasource.write.recordkey.field" -> "id", "hoodie.datasource.write.partitionpath.field" -> "day",
+        "hoodie.datasource.write.operation" -> "bulk_insert") ++ extra, None, schema)
+    assert(spec().bulkInsertInOnePass(optimistic = false))
+    assert(spec().partitionColumns == Seq("day"))
+    assert(!spec().bulkInsertInOnePass(optimistic = true))
+    assert(!spec("hoodie.combine.before.insert" -> "true").bulkInsertInOnePass(optimistic = false))
+    Seq("GLOBAL_SORT", "PARTITION_SORT").foreach { mode =>
+      assert(!spec("hoodie.bulkinsert.sort.mode" -> mode).bulkInsertInOnePass(optimistic = false), mode)
+    }
+  }
 }

@@ -168,12 +168,14 @@ object HoodieSparkWriter {
       case r: WritePath.WritesRecords => r
     }
 
-    val keyed = {
+    val cached = scala.collection.mutable.ArrayBuffer[RDD[_]]()
+    lazy val keyed = {
       val all = IncomingRecords.keyed(IncomingRecords(df, spec, tableData), spec.isGlobalIndex)
-      if (spec.combine) IncomingRecords.deduplicate(all, spec.precombineField.isDefined) else all
-    }.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
-    val records = keyed.values
-    val cached = scala.collection.mutable.ArrayBuffer[RDD[_]](keyed)
+      val once = if (spec.combine) IncomingRecords.deduplicate(all, spec.precombineField.isDefined) else all
+      cached += once
+      once.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
+    }
+    lazy val records = keyed.values
     // Optimistic concurrency control: the keys this write inserts, checked at commit against
     // what concurrent commits inserted (two inserts of one new key into different file groups).
     var newKeys: WriteTransaction.NewKeyCheck = WriteTransaction.NoNewKeys
@@ -184,6 +186,11 @@ object HoodieSparkWriter {
           hadoopConf))
     try {
       val (results, replacedIds) = route match {
+        case WritePath.BulkInsert if spec.bulkInsertInOnePass(concurrency.optimistic) =>
+          val rows = IncomingRecords(BulkInsertInput.clustered(df, spec), spec, tableData)
+          txn.start(Commits.workload(op, Nil, Map.empty))
+          (WriteExecution.bulkInsert(rows, ctx, clustered = true), Map.empty[String, Seq[String]])
+
         case WritePath.BulkInsert =>
           val sorted = spec.sortMode match {
             case BulkInsertSortMode.GlobalSort => records.sortBy(r => (r.partitionPath, r.key))
@@ -194,7 +201,8 @@ object HoodieSparkWriter {
           records.count() // key generation errors surface before the instant starts
           checkInserts(records.filter(!_.isDelete))
           txn.start(Commits.workload(op, Nil, Map.empty))
-          (WriteExecution.bulkInsert(sorted, ctx), Map.empty[String, Seq[String]])
+          (WriteExecution.bulkInsert(sorted, ctx, clustered = spec.sortMode != BulkInsertSortMode.None),
+            Map.empty[String, Seq[String]])
 
         case WritePath.Overwrite(scope, bucketed) =>
           val old = scope match {

@@ -64,17 +64,37 @@ object WriteExecution {
     }.collect().toSeq
   }
 
-  /** bulk_insert: every task writes its records into new file groups, one per partition path. */
-  def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext): Seq[HandleResult] =
+  /**
+   * bulk_insert: every task writes its records into new file groups. With `clustered` input (a
+   * partition path's records are adjacent) a task keeps one file open and closes it when the
+   * path changes, as Spark's partitioned writer does; a path seen again starts another file
+   * group. Otherwise a task keeps a file open per partition path.
+   */
+  def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext, clustered: Boolean): Seq[HandleResult] =
     records.mapPartitionsWithIndex { (i, it) =>
-      val handles = mutable.LinkedHashMap.empty[String, CreateHandle]
+      val open = mutable.LinkedHashMap.empty[String, CreateHandle]
+      val done = mutable.ArrayBuffer.empty[HandleResult]
       val token = writeToken()
+      var lastPath: String = null
+      var last: CreateHandle = null
+      def handle(path: String): CreateHandle = if (path == lastPath) last
+      else {
+        lastPath = path
+        last = open.getOrElse(path, {
+            if (clustered) {
+              open.values.foreach(done ++= _.close())
+              open.clear()
+            }
+            val h = new CreateHandle(ctx, path, s"${UUID.randomUUID()}-0", token, i)
+            open(path) = h
+            h
+          })
+        last
+      }
       try {
-        it.filterNot(_.isDelete).foreach { r =>
-          handles.getOrElseUpdate(r.partitionPath,
-            new CreateHandle(ctx, r.partitionPath, s"${UUID.randomUUID()}-0", token, i)).write(r)
-        }
-        handles.values.flatMap(_.close()).iterator
-      } catch { case e: Throwable => handles.values.foreach(_.abort()); throw e }
+        it.foreach(r => if (!r.isDelete) handle(r.partitionPath).write(r))
+        open.values.foreach(done ++= _.close())
+        done.iterator
+      } catch { case e: Throwable => open.values.foreach(_.abort()); throw e }
     }.collect().toSeq
 }

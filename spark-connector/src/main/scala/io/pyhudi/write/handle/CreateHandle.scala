@@ -40,14 +40,13 @@ final class CreateHandle(
     }
 
   def write(record: WriteRecord): Unit = {
-    if (current == null || (rollover && current.written > 0 && current.dataSize >= ctx.maxFileSize)) {
+    if (current == null || (rollover && current.reached(ctx.maxFileSize))) {
       if (current != null) results += current.close(None, current.written, 0, 0)
       current = new FileWrite(ctx, storage, partitionPath, nextFileId(), writeToken, IOType.Create)
     }
     val seqNo = s"${ctx.instantTime}_${taskPartition}_$seq"
     seq += 1
-    current.write(record.key,
-      joined(ctx.metaRow(seqNo, record.key, partitionPath, current.fileName), record.row))
+    current.write(record.key, joined(current.metaRow(seqNo, record.key), record.row))
   }
 
   def close(): Seq[HandleResult] = {

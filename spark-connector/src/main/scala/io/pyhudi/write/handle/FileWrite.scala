@@ -2,6 +2,8 @@
 package io.pyhudi.write.handle
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.filegroup.PartitionMetafile
 import io.pyhudi.index.bloom.BaseFileFooter
@@ -31,6 +33,16 @@ private[handle] final class FileWrite(
   ctx.markers(storage).create(partitionPath, fileName, ioType)
   private val writer = ctx.writers.open(ctx.absolutePath(partitionPath, fileName))
 
+  // The meta values every row of this file shares, converted once.
+  private val instantUtf8 = UTF8String.fromString(ctx.instantTime)
+  private val partitionUtf8 = UTF8String.fromString(partitionPath)
+  private val fileNameUtf8 = UTF8String.fromString(fileName)
+
+  /** The five meta values of a record this file gets, for a new record (a create). */
+  def metaRow(seqNo: String, key: String): InternalRow =
+    new GenericInternalRow(Array[Any](instantUtf8, UTF8String.fromString(seqNo), UTF8String.fromString(key),
+        partitionUtf8, fileNameUtf8))
+
   def write(key: String, row: InternalRow): Unit = {
     writer.write(row)
     bloom.add(key)
@@ -41,6 +53,13 @@ private[handle] final class FileWrite(
 
   def dataSize: Long = writer.dataSize
 
+  /**
+   * Whether the file has reached `maxSize`; measured every [[FileWrite.SizeCheckInterval]]
+   * rows, since summing the column buffers costs as much as writing a small row.
+   */
+  def reached(maxSize: Long): Boolean =
+    written > 0 && written % FileWrite.SizeCheckInterval == 0 && writer.dataSize >= maxSize
+
   def close(prevCommit: Option[String], inserts: Long, updates: Long, deletes: Long): HandleResult = {
     val footer = if (written == 0) Map.empty[String, String] else BaseFileFooter.metadata(bloom, minKey, maxKey)
     val size = writer.close(footer)
@@ -49,4 +68,10 @@ private[handle] final class FileWrite(
   }
 
   def abort(): Unit = writer.abort()
+}
+
+private[handle] object FileWrite {
+
+  /** Rows between two size checks: a few KB past the maximum at most. */
+  val SizeCheckInterval = 64
 }
