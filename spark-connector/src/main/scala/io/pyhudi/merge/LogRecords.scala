@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.merge
 
-import scala.collection.mutable
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.unsafe.types.UTF8String
 
 /** The state of one key after replaying log blocks: a record, or a delete. */
 sealed trait LogEntry
@@ -17,29 +18,37 @@ final case class LogDelete(ordering: Option[Any]) extends LogEntry
  * Rows added here must be owned by the map (copied), since readers reuse their row objects.
  */
 final class LogRecords(hasOrdering: Boolean) {
-  private val entries = mutable.LinkedHashMap.empty[String, LogEntry]
+  // Keyed by the key's UTF-8 bytes, so a base row's key is looked up without decoding it.
+  private val entries = new java.util.LinkedHashMap[UTF8String, LogEntry]()
 
   def addRecord(key: String, row: InternalRow, ordering: Any): Unit = {
+    val k = UTF8String.fromString(key)
     val incoming = LogRecord(row, ordering)
-    entries.get(key) match {
-      case Some(LogRecord(_, old)) if hasOrdering && OrderingValues.compare(old, ordering) > 0 => ()
-      case Some(LogDelete(Some(d))) if hasOrdering && OrderingValues.compare(d, ordering) > 0 => ()
-      case _ => entries.update(key, incoming)
+    entries.get(k) match {
+      case LogRecord(_, old) if hasOrdering && OrderingValues.compare(old, ordering) > 0 => ()
+      case LogDelete(Some(d)) if hasOrdering && OrderingValues.compare(d, ordering) > 0 => ()
+      case _ => entries.put(k, incoming)
     }
   }
 
-  def addDelete(key: String, ordering: Option[Any]): Unit = entries.get(key) match {
-    // An ordered delete older than the logged record loses to it (Hudi's delete pre-combine).
-    case Some(LogRecord(_, old)) if hasOrdering && ordering.exists(d => OrderingValues.compare(d, old) < 0) => ()
-    case _ => entries.update(key, LogDelete(ordering))
+  def addDelete(key: String, ordering: Option[Any]): Unit = {
+    val k = UTF8String.fromString(key)
+    entries.get(k) match {
+      // An ordered delete older than the logged record loses to it (Hudi's delete pre-combine).
+      case LogRecord(_, old) if hasOrdering && ordering.exists(d => OrderingValues.compare(d, old) < 0) => ()
+      case _ => entries.put(k, LogDelete(ordering))
+    }
   }
 
   /** Removes and returns the entry of `key`. */
-  def take(key: String): Option[LogEntry] = entries.remove(key)
+  def take(key: String): Option[LogEntry] = Option(entries.remove(UTF8String.fromString(key)))
+
+  /** Removes and returns the entry of `key` (null when none); `key` may be a reader's reused buffer. */
+  def take(key: UTF8String): LogEntry = if (entries.isEmpty) null else entries.remove(key)
 
   /** Records left after the base file was merged: keys the base file did not have. */
   def remainingRecords: Iterator[InternalRow] =
-    entries.valuesIterator.collect { case LogRecord(row, _) => row }
+    entries.values.iterator.asScala.collect { case LogRecord(row, _) => row }
 
   def isEmpty: Boolean = entries.isEmpty
   def size: Int = entries.size

@@ -31,19 +31,39 @@ final class FileSliceReader(
     val logs = replayLogs(slice)
     val base = if (slice.baseFile.isDefined) readBase() else Iterator.empty
     if (logs.isEmpty) return base
-    val merged = base.flatMap { row =>
-      val key = ctx.keyOf(row)
-      if (key == null) Some(row)
-      else logs.take(key) match {
-        case None => Some(row)
-        case Some(LogDelete(_)) => None
-        case Some(LogRecord(logRow, ordering)) =>
-          val keepBase = ctx.mergeMode == MergeMode.EventTime && ordering != null &&
+    new Merged(base, logs) ++ logs.remainingRecords
+  }
+
+  /** The base rows with their log entries applied: a row per base row, less the deleted ones. */
+  private final class Merged(base: Iterator[InternalRow], logs: LogRecords) extends Iterator[InternalRow] {
+    private val eventTime = ctx.mergeMode == MergeMode.EventTime
+    private var nextRow: InternalRow = _
+
+    override def hasNext: Boolean = {
+      while (nextRow == null && base.hasNext) nextRow = merge(base.next())
+      nextRow != null
+    }
+
+    override def next(): InternalRow = {
+      if (!hasNext) throw new NoSuchElementException("end of the merged file slice")
+      val r = nextRow
+      nextRow = null
+      r
+    }
+
+    /** The row to emit for `row`, or null when a log delete removes it. */
+    private def merge(row: InternalRow): InternalRow = {
+      val key = ctx.keyBytesOf(row)
+      if (key == null) return row
+      logs.take(key) match {
+        case null => row
+        case LogDelete(_) => null
+        case LogRecord(logRow, ordering) =>
+          val keepBase = eventTime && ordering != null &&
             io.pyhudi.merge.OrderingValues.compare(ctx.orderingOf(row), ordering) > 0
-          Some(if (keepBase) row else logRow)
+          if (keepBase) row else logRow
       }
     }
-    merged ++ logs.remainingRecords
   }
 
   private def replayLogs(slice: FileSlice): LogRecords = {

@@ -3,6 +3,7 @@ package io.pyhudi.read
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.keygen.RecordKeys
 import io.pyhudi.merge.MergeMode
@@ -40,6 +41,16 @@ final case class SliceReadContext(
         if (row.isNullAt(o)) null else row.get(o, mergeSchema(o).dataType)
       }
       if (values.forall(_ == null)) null else RecordKeys.build(keyFields, values)
+    }
+
+  /** [[keyOf]] as UTF-8 bytes, without decoding a meta-column key (valid until the row changes). */
+  def keyBytesOf(row: InternalRow): UTF8String =
+    if (useMetaKey) {
+      val o = keyOrdinals.head
+      if (row.isNullAt(o)) null else row.getUTF8String(o)
+    } else {
+      val k = keyOf(row)
+      if (k == null) null else UTF8String.fromString(k)
     }
 
   def orderingOf(row: InternalRow): Any = orderingOrdinal match {

@@ -64,4 +64,13 @@ class LogRecordsSuite extends AnyFunSuite {
     assert(OrderingValues.compare(org.apache.spark.sql.types.Decimal(1.5), 1) > 0)
     assert(OrderingValues.compare("a", 1) == 0, "unrelated kinds tie")
   }
+
+  test("a key is found by its UTF-8 bytes, also from a slice of a larger buffer") {
+    val m = new LogRecords(hasOrdering = false)
+    m.addRecord("k1", row("v"), null)
+    val buffer = "xxk1yy".getBytes("UTF-8")
+    assert(m.take(UTF8String.fromBytes(buffer, 2, 2)) == LogRecord(row("v"), null))
+    assert(m.take(UTF8String.fromString("k1")) == null, "taken once")
+    assert(m.take(UTF8String.fromString("other")) == null)
+  }
 }

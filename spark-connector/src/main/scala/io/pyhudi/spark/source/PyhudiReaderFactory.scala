@@ -2,7 +2,6 @@
 package io.pyhudi.spark.source
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
@@ -59,11 +58,8 @@ final class PyhudiReaderFactory(
   private def project(rows: Iterator[InternalRow], width: Int): Iterator[InternalRow] =
     if (width == outputWidth) rows
     else {
-      val schema = ctx.mergeSchema
-      val projection = UnsafeProjection.create((0 until outputWidth).map { i =>
-        BoundReference(i, schema(i).dataType, schema(i).nullable)
-      })
-      rows.map(projection)
+      val view = new NarrowedRow(ctx.mergeSchema, outputWidth)
+      rows.map(view.of)
     }
 }
 
