@@ -4,6 +4,7 @@ package io.pyhudi.spark.write
 import org.apache.spark.SparkContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
@@ -72,9 +73,12 @@ object SparkIndex {
       throw Errors.internal("the bucket index has no lookup; route with write.plan.BucketRouting")
   }
 
-  def keysOf(reader: FileReader, base: BaseFile): Iterator[String] =
+  def keysOf(reader: FileReader, base: BaseFile): Iterator[String] = storedKeys(reader, base).map(_.toString)
+
+  /** The record keys of a base file as UTF-8 strings, each valid until the next one is read. */
+  def storedKeys(reader: FileReader, base: BaseFile): Iterator[UTF8String] =
     reader(ParquetReaderShim.partitionedFile(base.path, 0L, base.size, base.size))
-      .filter(r => !r.isNullAt(0)).map(_.getUTF8String(0).toString)
+      .filter(r => !r.isNullAt(0)).map(_.getUTF8String(0))
 }
 
 /** SIMPLE, GLOBAL_SIMPLE: every key stored in the candidate partitions' latest base files. */
@@ -110,9 +114,12 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
     candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
       val (partition, base) = bases(i)
       val bloom = BaseFileFooter.read(c.value, base.path).bloom
-      val maybe = keys.toSet.filter(k => bloom.forall(_.mightContain(k)))
+      // Stored keys are compared as UTF-8 bytes: only the keys found are decoded.
+      val maybe = new java.util.HashSet[UTF8String]()
+      keys.foreach(k => if (bloom.forall(_.mightContain(k))) maybe.add(UTF8String.fromString(k)))
       if (maybe.isEmpty) Iterator.empty
-      else SparkIndex.keysOf(reader, base).filter(maybe).map(k => (k, Location(partition, base.fileId)))
+      else SparkIndex.storedKeys(reader, base).filter(maybe.contains)
+        .map(k => (k.toString, Location(partition, base.fileId)))
     }
   }
 }
