@@ -179,7 +179,10 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         v = ", ".join(f"{k} {x}" for k, x in res.get("versions", {}).items())
         wall = f", {res['wall_seconds']:.0f} s in all" if res.get("wall_seconds") else ""
         failed = f" — FAILED: {res['failed']}" if res.get("failed") else ""
-        versions.append(f"- {NAMES.get(res['system'], res['system'])}: {v}{wall}{failed}")
+        runs = (res.get("spec") or {}).get("runs")
+        when = f"; measured {res['measured']}" if res.get("measured") else ""
+        when += f", {runs} run{'s' if runs != 1 else ''}" if runs else ""
+        versions.append(f"- {NAMES.get(res['system'], res['system'])}: {v}{wall}{when}{failed}")
     errors = [
         f"- {NAMES.get(r['system'], r['system'])} {r['variant']}: {r['error']}"
         for res in summary["systems"]
@@ -189,7 +192,9 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
     lines = [
         "# Benchmark results",
         "",
-        f"`python bench/run.py --rows {summary['rows']} --runs {summary['runs']}` on {summary['date']}; "
+        f"`python bench/run.py --rows {summary['rows']} --runs {summary['runs']}"
+        + (f" --reuse {','.join(summary['reused'])}" if summary.get("reused") else "")
+        + f"` on {summary['date']}; "
         f"{summary['rows']:,} rows in {summary['partitions']} day partitions. How to run and what each step "
         "does: [README.md](README.md).",
         "",

@@ -56,9 +56,17 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
         "--work", default=os.path.join(BENCH, ".work"), help="generated data and tables (default bench/.work)"
     )
     p.add_argument("--skip-setup", action="store_true", help="use the virtualenvs as they are")
+    p.add_argument(
+        "--reuse",
+        default="",
+        help="comma-separated systems not run again: their last results in --work (same --rows, "
+        "--partitions and settings) go into the report with the time they were measured and their runs",
+    )
     args = p.parse_args(argv)
     args.systems = [s.strip() for s in args.systems.split(",") if s.strip()]
-    unknown = set(args.systems) - set(SYSTEMS)
+    args.reuse = [s.strip() for s in args.reuse.split(",") if s.strip()]
+    args.systems = [s for s in args.systems if s not in args.reuse]
+    unknown = (set(args.systems) | set(args.reuse)) - set(SYSTEMS)
     if unknown:
         p.error(f"unknown systems {sorted(unknown)}; choose from {SYSTEMS}")
     if not 8 <= args.partitions <= 100:
@@ -148,7 +156,34 @@ def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, An
     with open(spec["out"]) as f:
         result: Dict[str, Any] = json.load(f)
     result["wall_seconds"] = time.perf_counter() - start
+    result["spec"] = {k: spec[k] for k in ("data", "runs", "master", "driver_memory", "shuffle_partitions", "index")}
+    result["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with open(spec["out"], "w") as f:
+        json.dump(result, f, indent=1)
     log(f"{system}: done in {result['wall_seconds']:.0f}s")
+    return result
+
+
+def reuse_result(args: argparse.Namespace, system: str) -> Dict[str, Any]:
+    """``system``'s last result in ``--work``, refused unless measured on the same data with the
+    settings of this run (the number of runs may differ: the report gives each system's)."""
+    path = os.path.join(args.work, f"result-{system}.json")
+    if not os.path.exists(path):
+        raise SystemExit(f"--reuse {system}: no earlier result at {path}")
+    with open(path) as f:
+        result: Dict[str, Any] = json.load(f)
+    wanted = {
+        "data": os.path.join(args.work, f"data-{args.rows}-{args.partitions}"),
+        "master": args.master,
+        "driver_memory": args.driver_memory,
+        "shuffle_partitions": args.shuffle_partitions,
+        "index": args.index,
+    }
+    measured_with = {k: v for k, v in (result.get("spec") or {}).items() if k != "runs"}
+    if measured_with != wanted:
+        raise SystemExit(f"--reuse {system}: {path} was measured with {result.get('spec')}, not {wanted}")
+    log(f"{system}: reusing the result measured {result.get('measured')}")
+    result["reused"] = True
     return result
 
 
@@ -191,11 +226,14 @@ def main(argv: List[str]) -> int:
         setup(args)
     data = generate(args)
     started = time.perf_counter()
-    results = [run_system(args, s, data) for s in args.systems]
+    ran = {s: run_system(args, s, data) for s in args.systems}
+    reused = {s: reuse_result(args, s) for s in args.reuse}
+    results = [ran.get(s) or reused[s] for s in SYSTEMS if s in ran or s in reused]
     summary = {
         "rows": args.rows,
         "partitions": args.partitions,
         "runs": args.runs,
+        "reused": args.reuse,
         "settings": {
             "master": args.master,
             "spark.driver.memory": args.driver_memory,
