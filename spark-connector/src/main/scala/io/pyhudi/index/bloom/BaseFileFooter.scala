@@ -37,7 +37,15 @@ object BaseFileFooter {
   val MaxRecordKeyKey = "hoodie_max_record_key"
 
   /** Reads the footer of the parquet file at `path`, skipping its row group metadata. */
-  def read(conf: Configuration, path: String): FooterKeys = {
+  def read(conf: Configuration, path: String): FooterKeys = keys(keyValues(conf, path), s"the footer of $path")
+
+  /** The key range of the footer at `path`, without decoding its bloom filter (a megabyte at Hudi's defaults). */
+  def readRange(conf: Configuration, path: String): (Option[String], Option[String]) = {
+    val metadata = keyValues(conf, path)
+    (metadata.get(MinRecordKeyKey), metadata.get(MaxRecordKeyKey))
+  }
+
+  private def keyValues(conf: Configuration, path: String): Map[String, String] = {
     val options = HadoopReadOptions.builder(conf)
       .withMetadataFilter(ParquetMetadataConverter.SKIP_ROW_GROUPS).build()
     val metadata =
@@ -50,7 +58,7 @@ object BaseFileFooter {
         case e: RuntimeException if !e.isInstanceOf[PyhudiException] =>
           throw Errors.corruptFile(path, s"cannot read the parquet footer: ${e.getMessage}", e)
       }
-    keys(metadata, s"the footer of $path")
+    metadata
   }
 
   /** The index keys among a footer's key-value metadata; `where` names the file in errors. */

@@ -105,8 +105,8 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
     val c = conf
     val bases = indexed
     val ranges = sc.parallelize(bases.indices, parallelism).map { i =>
-      val footer = BaseFileFooter.read(c.value, bases(i)._2.path)
-      (i, bases(i)._1, footer.minKey, footer.maxKey)
+      val (minKey, maxKey) = BaseFileFooter.readRange(c.value, bases(i)._2.path)
+      (i, bases(i)._1, minKey, maxKey)
     }.collect()
     val bcRanges = sc.broadcast(new KeyRanges(ranges.toSeq, spec.isGlobalIndex, spec.pruneByRanges))
     val candidates = records.flatMap(r => bcRanges.value.candidates(r.partitionPath, r.key).map(i => (i, r.key)))
