@@ -187,7 +187,7 @@ object HoodieSparkWriter {
     try {
       val (results, replacedIds) = route match {
         case WritePath.BulkInsert if spec.bulkInsertInOnePass(concurrency.optimistic) =>
-          val rows = IncomingRecords(BulkInsertInput.clustered(df, spec), spec, tableData)
+          val rows = IncomingRecords(BulkInsertInput.clustered(df, spec), spec, tableData, streamed = true)
           txn.start(Commits.workload(op, Nil, Map.empty))
           (WriteExecution.bulkInsert(rows, ctx, clustered = true), Map.empty[String, Seq[String]])
 

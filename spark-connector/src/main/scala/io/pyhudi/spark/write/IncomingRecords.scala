@@ -24,7 +24,12 @@ object IncomingRecords {
   def dataSchema(df: DataFrame): StructType =
     StructType(df.schema.fields.filterNot(f => MetaFields.isMeta(f.name)))
 
-  def apply(df: DataFrame, spec: WriteSpec, tableData: StructType): RDD[WriteRecord] = {
+  /**
+   * @param streamed the records are written one by one as they come (one-pass bulk_insert): a
+   *                 record's row is the projection's reused buffer, valid until the next record,
+   *                 and its ordering value is left null (nothing is merged)
+   */
+  def apply(df: DataFrame, spec: WriteSpec, tableData: StructType, streamed: Boolean = false): RDD[WriteRecord] = {
     val input = df.schema
     val keyGen = new KeyGenerator(spec.keyGen, input)
     val isDeleteOp = spec.operation == WriteOperation.Delete
@@ -41,12 +46,13 @@ object IncomingRecords {
         if (input(i).dataType == f.dataType) ref else Cast(ref, f.dataType, Some("UTC"))
       }
     }
-    val orderingOrdinal = spec.precombineField.map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
+    val orderingOrdinal =
+      if (streamed) None else spec.precombineField.map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
     val orderingType = orderingOrdinal.map(tableData(_).dataType)
     DatasetShim.internalRows(df).mapPartitions { rows =>
       val project = UnsafeProjection.create(exprs)
       rows.map { row =>
-        val data = project(row).copy()
+        val data = if (streamed) project(row) else project(row).copy()
         val ordering = orderingOrdinal match {
           case Some(o) if !data.isNullAt(o) => data.get(o, orderingType.get)
           case _ => null
