@@ -385,7 +385,7 @@ Default: ``1024``.
 
 PARQUET_COMPRESSION_CODEC = "hoodie.parquet.compression.codec"
 """Compression of base files. zstd, as Apache Hudi on Spark 3.5 and later (0.x used gzip): as fast
-to write as snappy and smaller (bench/codec_bench.py); every Hudi reader reads all five.
+to write as snappy and smaller (bench/codec_bench.py); Apache Hudi 1.2 and 0.15 and hudi-rs read it.
 
 Default: ``zstd``.
 

@@ -215,7 +215,7 @@ object WriteConfig {
     "hoodie.parquet.compression.codec", io.pyhudi.write.CompressionCodec.Zstd, io.pyhudi.write.CompressionCodec.All,
     (c: io.pyhudi.write.CompressionCodec) => c.name,
     "Compression of base files. zstd, as Apache Hudi on Spark 3.5 and later (0.x used gzip): as fast to write as " +
-      "snappy and smaller (bench/codec_bench.py); every Hudi reader reads all five.")
+      "snappy and smaller (bench/codec_bench.py); Apache Hudi 1.2 and 0.15 and hudi-rs read it.")
 
   val ParquetBlockSize: ConfigEntry[Long] = long("hoodie.parquet.block.size", 125829120L,
     "Parquet row group size in bytes.")
