@@ -92,6 +92,9 @@ __all__ = [
     "WRITE_LOCK_CONFLICT_RESOLUTION_STRATEGY",
     "WRITE_CONCURRENCY_EARLY_CONFLICT_DETECTION_ENABLE",
     "WRITE_CONCURRENCY_EARLY_CONFLICT_CHECK_COMMIT_CONFLICT",
+    "WRITE_CONFLICT_GRANULARITY",
+    "WriteConflictGranularity",
+    "WRITE_PARTIAL_ORDERING_FIELD",
     "RECORDKEY_FIELD",
     "PARTITIONPATH_FIELD",
     "KEYGENERATOR_CLASS",
@@ -805,6 +808,35 @@ clustering scheduled) since this write read the timeline touched one of its file
 Default: ``false``.
 
 Valid values: ``true``, ``false``.
+"""
+
+WRITE_CONFLICT_GRANULARITY = "hoodie.write.conflict.granularity"
+"""OPTIMISTIC_CONCURRENCY_CONTROL: FILE_GROUP, two writes conflict when both wrote to one file group
+(Apache Hudi's rule). COLUMN (merge-on-read upserts only): an upsert whose input leaves out some of
+the table's columns writes only the columns it has (partial-column log blocks), and two such writes
+to one file group conflict only when they share a non-key column; readers and compaction merge the
+columns by key (docs/concurrency.md).
+
+Default: ``FILE_GROUP``.
+
+Valid values (:class:`WriteConflictGranularity`): ``FILE_GROUP``, ``COLUMN``.
+"""
+
+
+class WriteConflictGranularity(_StrEnum):
+    """Values of :data:`WRITE_CONFLICT_GRANULARITY`."""
+
+    FILE_GROUP = "FILE_GROUP"
+    COLUMN = "COLUMN"
+
+
+WRITE_PARTIAL_ORDERING_FIELD = "hoodie.write.partial.ordering.field"
+"""hoodie.write.conflict.granularity=COLUMN, a partial-column write: the column of its input that
+orders its column group (a record's columns replace the stored ones only when its value is not
+smaller than the stored one). Unset: the table's precombine field when the input has it, else none
+(the later commit wins).
+
+No default.
 """
 
 RECORDKEY_FIELD = "hoodie.datasource.write.recordkey.field"

@@ -362,9 +362,25 @@ object WriteConfig {
     "With early conflict detection: also fail early when an instant that completed (or a compaction " +
       "or clustering scheduled) since this write read the timeline touched one of its file groups.")
 
+  val ConflictGranularity: ConfigEntry[io.pyhudi.transaction.ConflictGranularity] = ConfigEntry.enumeration(
+    "hoodie.write.conflict.granularity", io.pyhudi.transaction.ConflictGranularity.FileGroup,
+    io.pyhudi.transaction.ConflictGranularity.All, (g: io.pyhudi.transaction.ConflictGranularity) => g.name,
+    "OPTIMISTIC_CONCURRENCY_CONTROL: FILE_GROUP, two writes conflict when both wrote to one file group " +
+      "(Apache Hudi's rule). COLUMN (merge-on-read upserts only): an upsert whose input leaves out some of the " +
+      "table's columns writes only the columns it has (partial-column log blocks), and two such writes " +
+      "to one file group conflict only when they share a non-key column; readers and compaction merge " +
+      "the columns by key (docs/concurrency.md).")
+
+  val PartialOrderingField: ConfigEntry[String] = ConfigEntry.string("hoodie.write.partial.ordering.field", None,
+    "hoodie.write.conflict.granularity=COLUMN, a partial-column write: the column of its input that orders " +
+      "its column group (a record's columns replace the stored ones only when its value is not smaller " +
+      "than the stored one). Unset: the table's precombine field when the input has it, else none (the " +
+      "later commit wins).")
+
   val ConcurrencyEntries: Seq[ConfigEntry[_]] = Seq(ConcurrencyMode, FailedWritesCleanPolicy, LockProvider,
     LockFilesystemPath, LockFilesystemExpire, LockNumRetries, ZookeeperUrl, ZookeeperPort, ZookeeperLockKey,
-    ZookeeperBasePath, ConflictResolutionStrategy, EarlyConflictDetection, EarlyConflictCheckCommits)
+    ZookeeperBasePath, ConflictResolutionStrategy, EarlyConflictDetection, EarlyConflictCheckCommits,
+    ConflictGranularity, PartialOrderingField)
 
   // Clean (docs/clean.md): Apache Hudi's current keys, each also read under its older hoodie.cleaner.* name.
 

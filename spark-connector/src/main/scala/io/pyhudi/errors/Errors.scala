@@ -353,6 +353,12 @@ object Errors {
       s"The input lacks column(s) ${columns.mkString(", ")} of the table " +
         s"at $path; every table column must be present (new columns may be added)")
 
+  /** An input that lacks table columns and cannot be written as a partial-column write; `why` says why. */
+  def partialWriteRefused(path: String, columns: Seq[String], why: String): InvalidOptionException =
+    new InvalidOptionException(ErrorId.MissingTableColumns,
+      s"The input lacks column(s) ${columns.mkString(", ")} of the table at $path and cannot be " +
+        s"written as a partial-column write: $why")
+
   def incompatibleColumn(path: String, column: String, provided: String, stored: String): InvalidOptionException =
     new InvalidOptionException(ErrorId.IncompatibleColumnType,
       s"Column '$column' has type $provided in the input but $stored in the " +

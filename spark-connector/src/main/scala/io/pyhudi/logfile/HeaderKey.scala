@@ -22,6 +22,20 @@ object HeaderKey {
   val BaseFileInstantTimeOfRecordPositions = 8
 }
 
+/**
+ * A partial-column data block (Apache Hudi's IS_PARTIAL header, "true"): its records set only the
+ * columns of its SCHEMA; the others keep their values. Engines that do not know the header stop
+ * at it (Apache Hudi 0.x, hudi-rs) rather than read the absent columns as null.
+ */
+object PartialBlock {
+
+  /** The block schema's property naming the column that orders its column group (pyhudi's). */
+  val OrderingFieldProp = "pyhudi.ordering.field"
+
+  def isPartial(header: Map[Int, String]): Boolean =
+    header.get(HeaderKey.IsPartial).exists(_.trim.equalsIgnoreCase("true"))
+}
+
 /** Ordinals of log block types as written in the block (hudi-format.md §6.3). */
 object BlockType {
   val Command = 0

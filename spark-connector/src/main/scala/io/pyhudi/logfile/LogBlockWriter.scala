@@ -35,9 +35,11 @@ object LogBlockWriter {
   }
 
   /** An AVRO_DATA block of `records` written by `instantTime` under `schema`. */
-  def avroDataBlock(instantTime: String, schema: Schema, records: Seq[GenericRecord]): AvroDataBlock =
+  def avroDataBlock(instantTime: String, schema: Schema, records: Seq[GenericRecord],
+      partial: Boolean = false): AvroDataBlock =
     AvroDataBlock(
-      ListMap(HeaderKey.InstantTime -> instantTime, HeaderKey.Schema -> schema.toString),
+      ListMap(HeaderKey.InstantTime -> instantTime, HeaderKey.Schema -> schema.toString) ++
+        (if (partial) Seq(HeaderKey.IsPartial -> "true") else Nil),
       avroContent(schema, records))
 
   /** AVRO_DATA content (§6.5): version 3, record count, length-prefixed records under `schema`. */

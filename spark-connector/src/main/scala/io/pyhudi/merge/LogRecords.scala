@@ -14,6 +14,19 @@ final case class LogRecord(row: InternalRow, ordering: Any) extends LogEntry
 final case class LogDelete(ordering: Option[Any]) extends LogEntry
 
 /**
+ * A record of a partial-column block: `row` sets the columns at `written` (ordinals of the row's
+ * schema) and leaves the others as they are; `orderingOrdinal` (-1: none) is its column group's
+ * ordering column.
+ */
+final case class LogPartial(row: InternalRow, written: Array[Int], orderingOrdinal: Int) extends LogEntry
+
+/**
+ * A key's entries in log order once a partial-column record is among them: they cannot be
+ * combined without the base row, so [[ColumnStitching]] applies them to it one by one.
+ */
+final case class LogChain(entries: Vector[LogEntry]) extends LogEntry
+
+/**
  * Replays the valid log blocks of one file slice, oldest first, into the latest entry per key.
  * Rows added here must be owned by the map (copied), since readers reuse their row objects.
  */
@@ -25,6 +38,7 @@ final class LogRecords(hasOrdering: Boolean) {
     val k = UTF8String.fromString(key)
     val incoming = LogRecord(row, ordering)
     entries.get(k) match {
+      case LogChain(es) => entries.put(k, LogChain(es :+ incoming))
       case LogRecord(_, old) if hasOrdering && OrderingValues.compare(old, ordering) > 0 => ()
       case LogDelete(Some(d)) if hasOrdering && OrderingValues.compare(d, ordering) > 0 => ()
       case _ => entries.put(k, incoming)
@@ -34,10 +48,22 @@ final class LogRecords(hasOrdering: Boolean) {
   def addDelete(key: String, ordering: Option[Any]): Unit = {
     val k = UTF8String.fromString(key)
     entries.get(k) match {
+      case LogChain(es) => entries.put(k, LogChain(es :+ LogDelete(ordering)))
       // An ordered delete older than the logged record loses to it (Hudi's delete pre-combine).
       case LogRecord(_, old) if hasOrdering && ordering.exists(d => OrderingValues.compare(d, old) < 0) => ()
       case _ => entries.put(k, LogDelete(ordering))
     }
+  }
+
+  /** Adds a partial-column record: the key's entries become (or extend) a [[LogChain]]. */
+  def addPartial(key: String, partial: LogPartial): Unit = {
+    val k = UTF8String.fromString(key)
+    entries.put(k,
+      entries.get(k) match {
+        case null => LogChain(Vector(partial))
+        case LogChain(es) => LogChain(es :+ partial)
+        case e => LogChain(Vector(e, partial))
+      })
   }
 
   /** Removes and returns the entry of `key`. */
@@ -47,8 +73,15 @@ final class LogRecords(hasOrdering: Boolean) {
   def take(key: UTF8String): LogEntry = if (entries.isEmpty) null else entries.remove(key)
 
   /** Records left after the base file was merged: keys the base file did not have. */
-  def remainingRecords: Iterator[InternalRow] =
-    entries.values.iterator.asScala.collect { case LogRecord(row, _) => row }
+  def remainingRecords: Iterator[InternalRow] = remainingRecords(null)
+
+  /** [[remainingRecords]], with `stitching` applying the chains of partial-column records. */
+  def remainingRecords(stitching: ColumnStitching): Iterator[InternalRow] =
+    entries.values.iterator.asScala.flatMap {
+      case LogRecord(row, _) => Some(row)
+      case c: LogChain => Option(stitching(null, c))
+      case _ => None
+    }
 
   def isEmpty: Boolean = entries.isEmpty
   def size: Int = entries.size

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
+import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -8,8 +9,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import io.pyhudi.avro.AvroDeserializer
 import io.pyhudi.errors.{Errors, PyhudiException}
 import io.pyhudi.filegroup.FileSlice
-import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, LogScanner, ParquetDataBlock}
-import io.pyhudi.merge.{LogDelete, LogRecord, LogRecords, MergeMode}
+import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, LogScanner, ParquetDataBlock, PartialBlock}
+import io.pyhudi.merge.{ColumnStitching, LogChain, LogDelete, LogPartial, LogRecord, LogRecords, MergeMode}
 import io.pyhudi.storage.Storage
 
 /**
@@ -31,7 +32,7 @@ final class FileSliceReader(
     val logs = replayLogs(slice)
     val base = if (slice.baseFile.isDefined) readBase() else Iterator.empty
     if (logs.isEmpty) return base
-    new Merged(base, logs) ++ logs.remainingRecords
+    new Merged(base, logs) ++ logs.remainingRecords(stitching)
   }
 
   /** The base rows with their log entries applied: a row per base row, less the deleted ones. */
@@ -58,6 +59,8 @@ final class FileSliceReader(
       logs.take(key) match {
         case null => row
         case LogDelete(_) => null
+        case c: LogChain => stitching(row, c)
+        case p: LogPartial => stitching(row, LogChain(Vector(p)))
         case LogRecord(logRow, ordering) =>
           val keepBase = eventTime && ordering != null &&
             io.pyhudi.merge.OrderingValues.compare(ctx.orderingOf(row), ordering) > 0
@@ -66,12 +69,24 @@ final class FileSliceReader(
     }
   }
 
+  private lazy val stitching =
+    new ColumnStitching(ctx.mergeSchema, ctx.orderingOrdinal.getOrElse(-1), ctx.mergeMode)
+
   private def replayLogs(slice: FileSlice): LogRecords = {
     val records = new LogRecords(ctx.orderingOrdinal.isDefined)
     if (slice.logFiles.isEmpty) return records
     lazy val avro = new AvroDeserializer(ctx.mergeSchema)
     LogScanner.validBlocks(storage, slice.logFiles, ctx.visibility.isVisible).foreach {
+      case b: AvroDataBlock if PartialBlock.isPartial(b.header) =>
+        val (written, ordering) = partialColumns(b)
+        b.records.foreach { r =>
+          val row = avro.deserialize(r).copy()
+          val key = ctx.keyOf(row)
+          if (key != null) records.addPartial(key, LogPartial(row, written, ordering))
+        }
       case b: AvroDataBlock => b.records.foreach(r => add(records, avro.deserialize(r).copy()))
+      case b: ParquetDataBlock if PartialBlock.isPartial(b.header) =>
+        throw Errors.unsupportedLogBlock(b.path, b.offset, "partial-column PARQUET_DATA", b.instantTime.getOrElse(""))
       case b: ParquetDataBlock =>
         // Decoding is lazy: a damaged page fails while iterating, not when the reader opens.
         try readParquetLog(b.content).foreach(r => add(records, r.copy()))
@@ -83,6 +98,23 @@ final class FileSliceReader(
       case _ => ()
     }
     records
+  }
+
+  /**
+   * The merge schema's ordinals a partial-column block sets (the fields of its schema) and its
+   * column group's ordering column (-1: none). The scan reads every ordering column a visible
+   * partial-column commit names (the scan adds them to the merge schema).
+   */
+  private def partialColumns(b: AvroDataBlock): (Array[Int], Int) = {
+    val names = b.schema.getFields.asScala.map(_.name).toSet
+    val written = ctx.mergeSchema.fieldNames.indices.filter(i => names(ctx.mergeSchema(i).name)).toArray
+    val ordering = Option(b.schema.getProp(PartialBlock.OrderingFieldProp)).map { f =>
+      val o = ctx.mergeSchema.fieldNames.indexOf(f)
+      if (o < 0) throw Errors.internal(
+        s"the partial-column log block at ${b.path} offset ${b.offset} is ordered by '$f', which this read does not hold")
+      o
+    }
+    (written, ordering.getOrElse(-1))
   }
 
   private def add(records: LogRecords, row: InternalRow): Unit = {

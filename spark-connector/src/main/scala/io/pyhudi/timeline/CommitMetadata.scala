@@ -22,6 +22,17 @@ final case class CommitMetadata(
 
   def schema: Option[String] = extraMetadata.get("schema").filter(_.trim.nonEmpty)
 
+  /**
+   * A partial-column write's non-key data columns (`hoodie.write.conflict.granularity=COLUMN`);
+   * None for a write of whole records.
+   */
+  def partialColumns: Option[Set[String]] =
+    extraMetadata.get(CommitMetadata.PartialColumnsKey).map(_.split(',').map(_.trim).filter(_.nonEmpty).toSet)
+
+  /** The column that orders a partial-column write's column group, if any. */
+  def partialOrderingField: Option[String] =
+    extraMetadata.get(CommitMetadata.PartialOrderingFieldKey).map(_.trim).filter(_.nonEmpty)
+
   /** File group ids (partition, fileId) this commit wrote to. */
   def touchedFileGroups: Set[(String, String)] =
     writeStats.filter(_.fileId.nonEmpty).map(s => (s.partitionPath, s.fileId)).toSet
@@ -35,6 +46,12 @@ final case class CommitMetadata(
 }
 
 object CommitMetadata {
+
+  /** extraMetadata of a partial-column write: the non-key data columns it wrote, comma-separated. */
+  val PartialColumnsKey = "pyhudi.partial.columns"
+
+  /** extraMetadata of a partial-column write: its column group's ordering column. */
+  val PartialOrderingFieldKey = "pyhudi.partial.ordering.field"
 
   val Empty: CommitMetadata = CommitMetadata(Nil, Map.empty, Map.empty, None, compacted = false)
 

@@ -63,3 +63,24 @@ object ConflictResolutionStrategy {
 
   val All: Seq[ConflictResolutionStrategy] = Seq(SimpleFileWrites)
 }
+
+/**
+ * `hoodie.write.conflict.granularity`: what two concurrent writes must share to conflict, under
+ * OPTIMISTIC_CONCURRENCY_CONTROL.
+ */
+sealed abstract class ConflictGranularity(val name: String)
+
+object ConflictGranularity {
+
+  /** Apache Hudi's rule: both wrote to one file group. */
+  case object FileGroup extends ConflictGranularity("FILE_GROUP")
+
+  /**
+   * Merge-on-read: a write of only some columns (a partial-column write) conflicts with another
+   * one on a shared file group only when both wrote one non-key column; a write of whole records
+   * writes every column.
+   */
+  case object Column extends ConflictGranularity("COLUMN")
+
+  val All: Seq[ConflictGranularity] = Seq(FileGroup, Column)
+}

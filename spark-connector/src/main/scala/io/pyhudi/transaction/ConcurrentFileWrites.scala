@@ -36,6 +36,19 @@ object ConcurrentFileWrites {
     }
   }
 
+  /**
+   * Column granularity: `mine` and the completed write `other` are both partial-column delta
+   * commits that set no common non-key column, so sharing file groups is no conflict (each wrote
+   * log blocks of its own columns, which readers and compaction merge by key). A write of whole
+   * records sets every column; compactions and clustering rewrite every column.
+   */
+  def disjointColumns(mine: CommitMetadata, other: Instant, theirs: CommitMetadata): Boolean =
+    other.action == Action.DeltaCommit && !theirs.compacted && theirs.replacedFileIds.isEmpty &&
+      ((mine.partialColumns, theirs.partialColumns) match {
+        case (Some(a), Some(b)) => a.intersect(b).isEmpty
+        case _ => false
+      })
+
   /** The file groups a completed write touched: written to, or retired by a replacecommit. */
   def touched(metadata: CommitMetadata): Set[FileGroup] =
     metadata.touchedFileGroups ++ metadata.replacedFileIds.toSeq.flatMap { case (p, ids) => ids.map(p -> _) }

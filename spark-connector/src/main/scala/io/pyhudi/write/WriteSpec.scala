@@ -87,9 +87,12 @@ object WriteSpec {
       WriteConfig.PrecombineField.lookup(options).orElse(
         WriteConfig.PrecombineField.default.filter(schema.fieldNames.contains))
     }
+    // A partial-column write (COLUMN granularity) may leave the precombine field out: PartialColumns decides.
+    val partialAllowed = existing.isDefined &&
+      WriteConfig.ConflictGranularity.from(opts).get == io.pyhudi.transaction.ConflictGranularity.Column
     precombine.foreach { f =>
       if (!schema.fieldNames.contains(f) && operation != WriteOperation.Delete &&
-        operation != WriteOperation.DeletePartition)
+        operation != WriteOperation.DeletePartition && !partialAllowed)
         throw Errors.missingColumn(WriteConfig.PrecombineField.key, f, schema.fieldNames.toSeq)
     }
     val keyGen = KeyGenConfig.fromOptions(opts, schema)

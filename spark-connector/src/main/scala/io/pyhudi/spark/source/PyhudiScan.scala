@@ -33,11 +33,21 @@ final class PyhudiScan(
   private val config = hoodie.config
   private val tableSchema = table.schema()
 
+  /**
+   * The ordering columns of the partial-column delta commits this read sees (commit metadata
+   * the planner has read and cached), which merging their log blocks compares.
+   */
+  private def partialOrderingFields: Seq[String] =
+    if (!plan.slices.exists(_.hasLogs)) Nil
+    else plan.instant.toSeq.flatMap(hoodie.timeline.completedWritesUpTo)
+      .filter(_.action == io.pyhudi.timeline.Action.DeltaCommit)
+      .flatMap(i => hoodie.commitMetadata(i).partialOrderingField).distinct
+
   /** Requested columns, then the commit time (incremental), then what merging needs. */
   private val mergeSchema: StructType = {
     val commitTime = if (spec.isIncremental) Seq(MetaFields.CommitTime) else Nil
     val keys = if (config.populateMetaFields) Seq(MetaFields.RecordKey) else config.recordKeyFields
-    val extras = (commitTime ++ keys ++ config.precombineField.toSeq).distinct
+    val extras = (commitTime ++ keys ++ config.precombineField.toSeq ++ partialOrderingFields).distinct
       .filterNot(n => required.fieldNames.contains(n))
       .flatMap(n => tableSchema.find(_.name == n))
     StructType(required.fields ++ extras)

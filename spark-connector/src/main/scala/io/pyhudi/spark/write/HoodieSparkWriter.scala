@@ -28,6 +28,7 @@ import io.pyhudi.write.{
   BulkInsertSortMode,
   Location,
   NewTable,
+  PartialColumns,
   ReplaceScope,
   WritePath,
   WritePreconditions,
@@ -78,7 +79,8 @@ object HoodieSparkWriter {
     WritePreconditions.check(effective, existing.map(_.config), path)
     // Bad archival options fail the write before it starts, as in Apache Hudi, not after its commit.
     if (WriteConfig.ArchiveAutomatic.from(effective).get) ArchiveConfig.from(effective)
-    val tableData = TableSchemas.resolve(basePath, existing, input, spec)
+    val partial = PartialColumns.resolve(basePath, TableSchemas.stored(existing), input, spec, effective)
+    val tableData = TableSchemas.resolve(basePath, existing, input, spec, partial.isDefined)
     val created = existing.isEmpty
     val table = existing.getOrElse {
       PausePoint(Option(spark.sparkContext.getLocalProperty(PausePoint.Property)), "before-create")
@@ -100,7 +102,7 @@ object HoodieSparkWriter {
         // Logs are always written against a completed slice: finish scheduled compactions first.
         val ready = if (Compactor.runPending(spark, recovered, effective).isEmpty) recovered else recovered.reload()
         run(spark, ready, spec, df, tableData, conf, concurrency,
-          EmbeddedTimelineService.forWrite(spark, ready.basePath, effective))
+          EmbeddedTimelineService.forWrite(spark, ready.basePath, effective), partial)
         ready
       } catch {
         case e: Throwable if created && !othersWrote(table, ConcurrencyConfig.from(effective)) =>
@@ -144,7 +146,7 @@ object HoodieSparkWriter {
 
   private def run(spark: SparkSession, table: HoodieTable, spec: WriteSpec, df: DataFrame,
       tableData: StructType, hadoopConf: org.apache.hadoop.conf.Configuration, concurrency: ConcurrencyConfig,
-      timelineService: Option[String]): Unit = {
+      timelineService: Option[String], partial: Option[PartialColumns]): Unit = {
     val sc = spark.sparkContext
     val conf = new SerializableConfiguration(hadoopConf)
     val tableSchema = TableSchemaResolver.withMetaFields(tableData, populateMetaFields = true)
@@ -156,10 +158,17 @@ object HoodieSparkWriter {
       spec.bloom, spec.sizing.maxFileSize, conf,
       ParquetWriterShim.factory(spark, tableSchema, hadoopConf, spec.codec, spec.blockSize, spec.pageSize),
       TableSchemas.baseReader(spark, tableSchema, hadoopConf), spec.tableName, spec.maxLogFileSize,
-      timelineService)
+      timelineService, partial)
     val schemaJson = SparkToAvro.tableSchema(tableData, spec.tableName).toString
 
-    val route = WritePath.of(spec) match {
+    // A partial-column write's updates must all go to log files: a rewritten base file would
+    // take the columns it does not write as null. Its inserts go to new file groups.
+    val path = WritePath.of(spec) match {
+      case i: WritePath.Indexed if partial.isDefined => i.copy(packsSmallFiles = false)
+      case p => p
+    }
+    val extraMetadata = Map("schema" -> schemaJson) ++ partial.map(_.extraMetadata).getOrElse(Map.empty)
+    val route = path match {
       case WritePath.DropPartitions => // no rows to write: retire the named partitions' file groups
         val files = TableFiles.load(table, Some(spec.partitionsToDelete), toReplace = true)
         txn.start(Commits.workload(op, Nil, Map.empty))
@@ -170,8 +179,11 @@ object HoodieSparkWriter {
 
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]]()
     lazy val keyed = {
-      val all = IncomingRecords.keyed(IncomingRecords(df, spec, tableData), spec.isGlobalIndex)
-      val once = if (spec.combine) IncomingRecords.deduplicate(all, spec.precombineField.isDefined) else all
+      // A partial-column write orders its records by its column group's column, if any.
+      val ordering = partial.map(_.orderingField).getOrElse(spec.precombineField)
+      val all =
+        IncomingRecords.keyed(IncomingRecords(df, spec, tableData, orderingField = ordering), spec.isGlobalIndex)
+      val once = if (spec.combine) IncomingRecords.deduplicate(all, ordering.isDefined) else all
       cached += once
       once.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
     }
@@ -226,7 +238,7 @@ object HoodieSparkWriter {
           val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
           rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
-          checkEarly(txn, plan, concurrency, bucketed = true)
+          checkEarly(txn, plan, concurrency, bucketed = true, partial.isDefined)
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
@@ -252,13 +264,13 @@ object HoodieSparkWriter {
             useSmallFiles = packsSmallFiles)
           rejectUnderClustering(table, txn.instantTime, plan)
           txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), found.inserts))
-          checkEarly(txn, plan, concurrency, bucketed = false)
+          checkEarly(txn, plan, concurrency, bucketed = false, partial.isDefined)
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = false) else Map.empty[Int, AppendTarget]
           (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
       }
       PausePoint(Option(sc.getLocalProperty(PausePoint.Property)), "before-commit")
-      txn.commit(results.map(WriteStats.written), Map("schema" -> schemaJson), replacedIds, newKeys,
+      txn.commit(results.map(WriteStats.written), extraMetadata, replacedIds, newKeys,
         bucketed = spec.indexType == io.pyhudi.index.IndexType.Bucket)
     } catch {
       case e: Throwable =>
@@ -272,8 +284,9 @@ object HoodieSparkWriter {
 
   /** `hoodie.write.concurrency.early.conflict.detection.enable`: the plan's existing file groups against other writers'. */
   private def checkEarly(txn: WriteTransaction, plan: WritePlan, concurrency: ConcurrencyConfig,
-      bucketed: Boolean): Unit =
-    if (concurrency.earlyConflicts)
+      bucketed: Boolean, partial: Boolean): Unit =
+    // Markers name file groups, not columns: a partial-column write is checked at its commit only.
+    if (concurrency.earlyConflicts && !partial)
       txn.checkEarlyConflicts(plan.buckets.filterNot(_.isNew).map(b => b.partitionPath -> b.fileId).toSet,
         concurrency.earlyCheckCommits, bucketed)
 

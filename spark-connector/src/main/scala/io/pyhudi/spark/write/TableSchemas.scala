@@ -25,9 +25,10 @@ object TableSchemas {
   /**
    * The table's data columns after this write: the stored ones (input types must cast safely to
    * them) followed by columns the input adds. Every stored column must be in the input, except
-   * for deletes, which need only the key columns.
+   * for deletes, which need only the key columns, and a `partial`-column write.
    */
-  def resolve(basePath: String, existing: Option[HoodieTable], input: StructType, spec: WriteSpec): StructType = {
+  def resolve(basePath: String, existing: Option[HoodieTable], input: StructType, spec: WriteSpec,
+      partial: Boolean = false): StructType = {
     val incoming = normalise(input)
     existing.filter(_.timeline.completedWrites.nonEmpty).orElse(existing) match {
       case None => incoming
@@ -35,7 +36,7 @@ object TableSchemas {
         val stored = StructType(TableSchemaResolver.resolve(table).fields.filterNot(f => MetaFields.isMeta(f.name)))
         val keysOnly = spec.operation == WriteOperation.Delete || spec.operation == WriteOperation.DeletePartition
         val missing = stored.fieldNames.filterNot(input.fieldNames.contains)
-        if (missing.nonEmpty && !keysOnly) throw Errors.missingColumns(basePath, missing.toSeq)
+        if (missing.nonEmpty && !keysOnly && !partial) throw Errors.missingColumns(basePath, missing.toSeq)
         stored.fields.foreach { f =>
           input.find(_.name == f.name).foreach { in =>
             val t = incoming(f.name).dataType
@@ -47,6 +48,12 @@ object TableSchemas {
         StructType(stored.fields ++ added)
     }
   }
+
+  /** The table's stored data columns (meta columns left out), None for a table without a commit. */
+  def stored(existing: Option[HoodieTable]): Option[StructType] =
+    existing.filter(_.timeline.completedWrites.nonEmpty).orElse(existing).map { table =>
+      StructType(TableSchemaResolver.resolve(table).fields.filterNot(f => MetaFields.isMeta(f.name)))
+    }
 
   /** Reads a stored base file in the full table schema (columns it lacks read as null). */
   def baseReader(

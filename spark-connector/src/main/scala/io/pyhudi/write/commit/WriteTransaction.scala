@@ -207,7 +207,9 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
   private def checkConcurrentWrites(now: Timeline, mine: CommitMetadata, newKeys: WriteTransaction.NewKeyCheck,
       bucketed: Boolean): Unit = {
     val others = ConcurrentFileWrites.candidates(basedOn, now, instantTime)
-    val groups = others.map(i => i -> fileGroupsOf(i))
+    val groups = others
+      .filterNot(i => i.isCompleted && ConcurrentFileWrites.disjointColumns(mine, i, table.commitMetadata(i)))
+      .map(i => i -> fileGroupsOf(i))
     ConcurrentFileWrites.firstConflict(ConcurrentFileWrites.touched(mine), groups, bucketed).foreach {
       case (i, shared) =>
         throw Errors.concurrentWriteConflict(instantTime, s"${i.timestamp} (${i.action}, ${i.state})",

@@ -3,7 +3,9 @@ package io.pyhudi.write.handle
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.JoinedRow
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, JoinedRow}
+import org.apache.spark.sql.types.StructType
 
 import io.pyhudi.avro.AvroSerializer
 import io.pyhudi.errors.Errors
@@ -67,20 +69,30 @@ final class AppendHandle(
     val (deletes, upserts) = incoming.values.toSeq.partition(_.isDelete)
     val storage = new Storage(ctx.conf.value)
     PartitionMetafile.ensure(storage, ctx.basePath, partitionPath, ctx.instantTime)
-    val serializer = new AvroSerializer(ctx.tableSchema, ctx.logSchema)
+    val blockSchema = ctx.dataBlockSchema
+    val ordinals = ctx.logOrdinals.toArray
+    val serializer = new AvroSerializer(StructType(ordinals.map(ctx.tableSchema(_))), blockSchema)
+    // A partial-column write serializes the columns it sets only.
+    val types = ordinals.map(ctx.tableSchema(_).dataType)
+    def logged(row: InternalRow): InternalRow =
+      if (ctx.partial.isEmpty) row
+      else new GenericInternalRow(Array.tabulate[Any](ordinals.length) { i =>
+        if (row.isNullAt(ordinals(i))) null else row.get(ordinals(i), types(i))
+      })
     val joined = new JoinedRow()
     var seq = 0
     val records = upserts.iterator.map { r =>
       seq += 1
       val seqNo = s"${ctx.instantTime}_${taskPartition}_$seq"
-      serializer.serialize(joined(ctx.metaRow(seqNo, r.key, partitionPath, fileId), r.row)) -> r.key
+      serializer.serialize(logged(joined(ctx.metaRow(seqNo, r.key, partitionPath, fileId), r.row))) -> r.key
     }
     val results = mutable.ArrayBuffer.empty[HandleResult]
     var version = nextLogVersion
     def writeFile(chunk: Seq[(org.apache.avro.generic.GenericRecord, String)], dels: Seq[WriteRecord]): Unit = {
       val blocks =
         (if (chunk.isEmpty) None
-         else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, ctx.logSchema, chunk.map(_._1)))).toSeq ++
+         else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, blockSchema, chunk.map(_._1),
+             partial = ctx.partial.isDefined))).toSeq ++
           deleteBlock(dels)
       val bytes = LogBlockWriter.encodeFile(blocks)
       // A task of another writer's Spark application can hold the same write token and take
@@ -111,7 +123,7 @@ final class AppendHandle(
     val buffer = mutable.Queue.empty[(org.apache.avro.generic.GenericRecord, String)]
     buffer ++= records.take(1000)
     val perRecord = if (buffer.isEmpty) 1L
-    else math.max(1L, LogBlockWriter.avroContent(ctx.logSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
+    else math.max(1L, LogBlockWriter.avroContent(blockSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
     val chunkSize = math.max(1L, math.min(Int.MaxValue.toLong, ctx.maxLogFileSize / perRecord)).toInt
     while (buffer.nonEmpty || records.hasNext) {
       while (buffer.size < chunkSize && records.hasNext) buffer += records.next()

@@ -32,6 +32,7 @@ final case class BloomConfig(numEntries: Int, fpp: Double, filterType: BloomFilt
  * @param maxLogFileSize  size at which a merge-on-read append rolls over to the next log file
  * @param timelineService host:port of the driver's timeline service that takes the markers, or
  *                        None for direct markers
+ * @param partial         a partial-column write: its log blocks hold only these columns
  */
 final case class HandleContext(
     basePath: String,
@@ -46,7 +47,8 @@ final case class HandleContext(
     readBase: io.pyhudi.filegroup.BaseFile => Iterator[InternalRow],
     tableName: String,
     maxLogFileSize: Long = 1073741824L,
-    timelineService: Option[String] = None) {
+    timelineService: Option[String] = None,
+    partial: Option[io.pyhudi.write.PartialColumns] = None) {
 
   /** Where this write's tasks record their markers. */
   def markers(storage: Storage): MarkerWriter =
@@ -57,6 +59,30 @@ final case class HandleContext(
   /** The Avro writer schema of log data blocks: meta fields, then the data columns (§6.4). */
   @transient lazy val logSchema: Schema =
     SparkToAvro.withMetaFields(StructType(tableSchema.fields.drop(MetaFields.Names.size)), tableName)
+
+  /**
+   * The writer schema of this write's log data blocks: [[logSchema]], or a partial-column
+   * write's columns only, naming its ordering column in the property [[io.pyhudi.logfile.PartialBlock.OrderingFieldProp]].
+   */
+  @transient lazy val dataBlockSchema: Schema = partial match {
+    case None => logSchema
+    case Some(p) =>
+      val s = SparkToAvro.withMetaFields(
+        StructType(logOrdinals.drop(MetaFields.Names.size).map(tableSchema(_))), tableName)
+      p.orderingField.foreach(f => s.addProp(io.pyhudi.logfile.PartialBlock.OrderingFieldProp, f))
+      s
+  }
+
+  /**
+   * Ordinals of `tableSchema` that log data blocks hold: all, or for a partial-column write the
+   * meta columns, the key and partition fields and the written columns.
+   */
+  def logOrdinals: IndexedSeq[Int] = partial match {
+    case None => tableSchema.indices
+    case Some(p) =>
+      val kept = p.logColumns
+      tableSchema.indices.filter(i => i < MetaFields.Names.size || kept(tableSchema(i).name))
+  }
 
   def absolutePath(partitionPath: String, fileName: String): String =
     if (partitionPath.isEmpty) s"$basePath/$fileName" else s"$basePath/$partitionPath/$fileName"
