@@ -6,7 +6,8 @@ the same file groups) in the interleaving "A starts, B starts, A commits, B comm
 Each writer is a thread of the session's Spark held just before its commit
 (``io.pyhudi.table.PausePoint``), as in ``test_optimistic_concurrency.py``. Expected outcomes:
 
-* disjoint columns (A sets ``fare``/``fare_ts``, B sets ``tip``/``tip_ts``): both commit; a
+* disjoint columns (A sets ``fare``/``fare_ts``, B sets ``tip``/``tip_ts``; with the in-process,
+  file-system and ZooKeeper lock providers): both commit; a
   snapshot read, and the same read after compaction, hold both updates and the other columns
   as they were;
 * a shared column (B also sets ``fare``): B fails with ``CONCURRENT_WRITE_CONFLICT`` naming A's
@@ -32,13 +33,16 @@ from pyhudi import errors
 
 FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
 IN_PROCESS = "org.apache.hudi.client.transaction.lock.InProcessLockProvider"
+ZK = "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"
 SCHEMA = "key string, part string, ts long, fare double, fare_ts long, tip double, tip_ts long"
 FARE = "key string, part string, fare double, fare_ts long"
 TIP = "key string, part string, tip double, tip_ts long"
 PAUSE = "pyhudi.test.pause"
 
 
-def _options(provider: str, ordering: Optional[str] = None) -> Dict[str, str]:
+def _options(provider: str, ordering: Optional[str] = None, zookeeper: Optional[Any] = None) -> Dict[str, str]:
+    """Writer options; under ZooKeeper the lock lives under ``/pyhudi-tests/columns`` of the
+    session's server, ``zookeeper`` being its ``(host, port)``."""
     options = {
         "hoodie.table.name": "columns",
         "hoodie.datasource.write.table.type": "MERGE_ON_READ",
@@ -56,6 +60,13 @@ def _options(provider: str, ordering: Optional[str] = None) -> Dict[str, str]:
     }
     if ordering:
         options["hoodie.write.partial.ordering.field"] = ordering
+    if provider == ZK:
+        host, port = zookeeper
+        options.update({
+            "hoodie.write.lock.zookeeper.url": host,
+            "hoodie.write.lock.zookeeper.port": str(port),
+            "hoodie.write.lock.zookeeper.base_path": "/pyhudi-tests/columns",
+        })
     return options
 
 
@@ -105,11 +116,10 @@ KEYS = 20
 UPDATED = range(0, 10)
 
 
-def _seed(spark: Any, path: Path, provider: str) -> None:
+def _seed(spark: Any, path: Path, provider: str, zookeeper: Optional[Any] = None) -> None:
     rows = [(f"k{i}", f"p{i % 2}", 1, 10.0 + i, 1, 1.0, 1) for i in range(KEYS)]
-    spark.createDataFrame(rows, SCHEMA).write.format("pyhudi").options(**_options(provider)).mode("append").save(
-        str(path)
-    )
+    options = _options(provider, zookeeper=zookeeper)
+    spark.createDataFrame(rows, SCHEMA).write.format("pyhudi").options(**options).mode("append").save(str(path))
 
 
 def _table(spark: Any, path: Path) -> Dict[str, Dict[str, Any]]:
@@ -127,14 +137,15 @@ def _deltacommits(path: Path) -> List[str]:
     return sorted(f.name for f in (path / ".hoodie").iterdir() if f.name.endswith(".deltacommit"))
 
 
-@pytest.mark.parametrize("provider", [IN_PROCESS, FS])
-def test_disjoint_columns_of_one_file_group_both_commit(spark, tmp_path, provider):
+@pytest.mark.parametrize("provider", [IN_PROCESS, FS, ZK])
+def test_disjoint_columns_of_one_file_group_both_commit(spark, tmp_path, request, provider):
     path = tmp_path / "t"
-    _seed(spark, path, provider)
+    zk = request.getfixturevalue("zookeeper") if provider == ZK else None
+    _seed(spark, path, provider, zk)
     fares = [(f"k{i}", f"p{i % 2}", 100.0 + i, 5) for i in UPDATED]
     tips = [(f"k{i}", f"p{i % 2}", 7.0 + i, 3) for i in UPDATED]
-    a = Writer(spark, path, tmp_path / "a", _options(provider, "fare_ts"), FARE, fares).started()
-    b = Writer(spark, path, tmp_path / "b", _options(provider, "tip_ts"), TIP, tips).started()
+    a = Writer(spark, path, tmp_path / "a", _options(provider, "fare_ts", zk), FARE, fares).started()
+    b = Writer(spark, path, tmp_path / "b", _options(provider, "tip_ts", zk), TIP, tips).started()
     assert a.commit() == "committed"
     assert b.commit() == "committed"
     assert len(_deltacommits(path)) == 3
