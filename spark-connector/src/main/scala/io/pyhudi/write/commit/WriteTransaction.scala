@@ -101,8 +101,27 @@ final class WriteTransaction(table: HoodieTable, action: String, operationType: 
         case NonFatal(e) => throw Errors.commitFailed(instantTime, s"cannot start the instant (${e.getMessage})", e)
       }
     }
+    checkTableStillExists()
     phase = "started"
   }
+
+  /**
+   * The writer that creates a table deletes it again when its first write fails, unless it sees
+   * another writer's commit or live heartbeat (HoodieSparkWriter). A writer that opened the table
+   * just before that deletion finds the properties file gone here, after its own heartbeat and
+   * instant exist: it removes them and fails, instead of writing into the folder left behind.
+   * (Deleted after this check, the table takes this write's instant with it, and the commit fails.)
+   */
+  private def checkTableStillExists(): Unit =
+    if (!table.storage.exists(s"${table.metaPath}/${HoodieTable.PropertiesFile}")) {
+      timeline.stateFiles().filter(_.timestamp == instantTime).foreach(i =>
+        table.storage.deleteQuietly(timeline.path(i)))
+      stopHeartbeat()
+      phase = "aborted"
+      throw Errors.writeConflict(instantTime,
+        s"the table at ${table.basePath} was removed while this write started (its ${HoodieTable.PropertiesFile} is gone: " +
+          "the writer that created it failed its first write); nothing was written, retry to create the table anew")
+    }
 
   /**
    * Publishes the write: (a) deletes data files that have a marker but are not among the

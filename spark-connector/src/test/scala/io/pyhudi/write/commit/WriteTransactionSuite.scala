@@ -68,6 +68,19 @@ class WriteTransactionSuite extends AnyFunSuite {
     assert(snapshot(table).slices.map(_.baseFile.get.name) == Seq(name))
   }
 
+  test("a write whose table was removed while it started fails and leaves nothing behind") {
+    val table = createTable(TableType.CopyOnWrite)
+    // The creator's first write failed and it removed the table after this writer opened it.
+    storage.delete(s"${table.metaPath}/${HoodieTable.PropertiesFile}")
+    val tx = new WriteTransaction(table, Action.Commit, "INSERT")
+    val e =
+      intercept[io.pyhudi.errors.WriteConflictException](tx.start(Commits.workloadProfile("INSERT", Map("" -> 1L))))
+    assert(e.getMessage.contains("removed") && e.getMessage.contains(tx.instantTime), e.getMessage)
+    assert(storage.listFiles(table.metaPath).forall(f => !f.name.startsWith(tx.instantTime)), "no instant file left")
+    assert(!storage.exists(s"${table.metaPath}/.heartbeat/${tx.instantTime}"), "no heartbeat left")
+    tx.abort(e) // a caller's abort after the failure is a no-op
+  }
+
   test("abort rolls the write back: file, timeline files and markers gone, plan unchanged") {
     val (table, name) = committedTable()
     val (tx, file) = startWrite(table)
