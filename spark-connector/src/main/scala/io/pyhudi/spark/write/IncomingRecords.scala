@@ -82,8 +82,12 @@ object IncomingRecords {
    * The result stays hash-partitioned by identity, so the index lookup can join it with the
    * stored keys without moving the records again.
    */
-  def deduplicate(keyed: RDD[(Identity, WriteRecord)], hasOrdering: Boolean): RDD[(Identity, WriteRecord)] =
-    keyed.reduceByKey { (a, b) =>
+  def deduplicate(keyed: RDD[(Identity, WriteRecord)], hasOrdering: Boolean): RDD[(Identity, WriteRecord)] = {
+    val pick = (a: WriteRecord, b: WriteRecord) =>
       if (hasOrdering && io.pyhudi.merge.OrderingValues.compare(a.ordering, b.ordering) > 0) a else b
-    }
+    // reduceByKey with the records' own serializer (RecordSerializer).
+    keyed.combineByKeyWithClassTag[WriteRecord]((r: WriteRecord) => r, pick, pick,
+      org.apache.spark.Partitioner.defaultPartitioner(keyed), mapSideCombine = true,
+      RecordSerializer(keyed.sparkContext.getConf))
+  }
 }

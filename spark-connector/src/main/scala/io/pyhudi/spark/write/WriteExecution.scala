@@ -39,7 +39,9 @@ object WriteExecution {
       case (r, None) if !r.isDelete => Some(plan.bucketForInsert(r.partitionPath, r.key) -> r)
       case _ => None // deleting a key the table does not hold
     }
-    routed.partitionBy(new BucketPartitioner(plan.numBuckets)).mapPartitionsWithIndex { (i, it) =>
+    val byBucket = new org.apache.spark.rdd.ShuffledRDD[Int, WriteRecord, WriteRecord](routed,
+      new BucketPartitioner(plan.numBuckets)).setSerializer(RecordSerializer(routed.sparkContext.getConf))
+    byBucket.mapPartitionsWithIndex { (i, it) =>
       val bucket = plan.buckets(i)
       val records = it.map(_._2)
       bucket.base match {
