@@ -20,8 +20,6 @@ with pyhudi on disjoint columns; it orders them by commit only, so it agrees on 
 groups once compaction has stitched them.
 """
 
-import threading
-import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -37,7 +35,6 @@ ZK = "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"
 SCHEMA = "key string, part string, ts long, fare double, fare_ts long, tip double, tip_ts long"
 FARE = "key string, part string, fare double, fare_ts long"
 TIP = "key string, part string, tip double, tip_ts long"
-PAUSE = "pyhudi.test.pause"
 
 
 def _options(provider: str, ordering: Optional[str] = None, zookeeper: Optional[Any] = None) -> Dict[str, str]:
@@ -68,48 +65,6 @@ def _options(provider: str, ordering: Optional[str] = None, zookeeper: Optional[
             "hoodie.write.lock.zookeeper.base_path": "/pyhudi-tests/columns",
         })
     return options
-
-
-def _wait_for(path: Path, what: str, writer: "Writer") -> None:
-    deadline = time.monotonic() + 240
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{what} never happened"
-        assert writer.is_alive(), f"the writer ended before {what}: {writer.outcome}"
-        time.sleep(0.05)
-
-
-class Writer(threading.Thread):
-    """Writes `rows` of `schema` in its own thread, held before its commit until :meth:`commit`."""
-
-    def __init__(self, spark: Any, path: Path, gate: Path, options: Dict[str, str], schema: str, rows: List[Any]):
-        super().__init__(daemon=True)
-        self.spark, self.path, self.gate, self.options = spark, path, gate, options
-        self.schema, self.rows = schema, rows
-        self.outcome: Any = None
-        Path(str(gate) + ".before-commit").write_text("closed")
-
-    def run(self) -> None:
-        self.spark.sparkContext.setLocalProperty(PAUSE, str(self.gate))
-        try:
-            with errors.translated():
-                df = self.spark.createDataFrame(self.rows, self.schema)
-                df.write.format("pyhudi").options(**self.options).mode("append").save(str(self.path))
-            self.outcome = "committed"
-        except Exception as e:  # judged by the test
-            self.outcome = e
-        finally:
-            self.spark.sparkContext.setLocalProperty(PAUSE, None)
-
-    def started(self) -> "Writer":
-        self.start()
-        _wait_for(Path(str(self.gate) + ".before-commit.reached"), "the writer reached its commit", self)
-        return self
-
-    def commit(self) -> Any:
-        Path(str(self.gate) + ".before-commit").unlink()
-        self.join(timeout=240)
-        assert not self.is_alive(), "the writer did not finish"
-        return self.outcome
 
 
 KEYS = 20
@@ -144,8 +99,8 @@ def test_disjoint_columns_of_one_file_group_both_commit(spark, tmp_path, request
     _seed(spark, path, provider, zk)
     fares = [(f"k{i}", f"p{i % 2}", 100.0 + i, 5) for i in UPDATED]
     tips = [(f"k{i}", f"p{i % 2}", 7.0 + i, 3) for i in UPDATED]
-    a = Writer(spark, path, tmp_path / "a", _options(provider, "fare_ts", zk), FARE, fares).started()
-    b = Writer(spark, path, tmp_path / "b", _options(provider, "tip_ts", zk), TIP, tips).started()
+    a = ws.PausedWriter(spark, path, tmp_path / "a", _options(provider, "fare_ts", zk), fares, FARE).started()
+    b = ws.PausedWriter(spark, path, tmp_path / "b", _options(provider, "tip_ts", zk), tips, TIP).started()
     assert a.commit() == "committed"
     assert b.commit() == "committed"
     assert len(_deltacommits(path)) == 3
@@ -176,9 +131,9 @@ def test_a_shared_column_conflicts_and_the_loser_leaves_nothing(spark, tmp_path)
     fares = [(f"k{i}", f"p{i % 2}", 100.0 + i, 5) for i in UPDATED]
     both = [(f"k{i}", f"p{i % 2}", 200.0 + i, 6, 9.0, 6) for i in UPDATED]
     options = _options(IN_PROCESS, "fare_ts")
-    a = Writer(spark, path, tmp_path / "a", options, FARE, fares).started()
-    b = Writer(spark, path, tmp_path / "b", options, "key string, part string, fare double, fare_ts long, "
-               "tip double, tip_ts long", both).started()
+    a = ws.PausedWriter(spark, path, tmp_path / "a", options, fares, FARE).started()
+    b = ws.PausedWriter(spark, path, tmp_path / "b", options, both,
+                        "key string, part string, fare double, fare_ts long, tip double, tip_ts long").started()
     assert a.commit() == "committed"
     outcome = b.commit()
     assert isinstance(outcome, errors.WriteConflictError), outcome

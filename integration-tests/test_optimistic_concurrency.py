@@ -21,11 +21,10 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 import harness
 import pyhudi
@@ -37,7 +36,6 @@ FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
 IN_PROCESS = "org.apache.hudi.client.transaction.lock.InProcessLockProvider"
 ZK = "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"
 SCHEMA = "key string, part string, ts long, value string"
-PAUSE = "pyhudi.test.pause"
 
 
 def _options(table_type: str, provider: str, request: Any = None) -> Dict[str, str]:
@@ -67,46 +65,12 @@ def _options(table_type: str, provider: str, request: Any = None) -> Dict[str, s
     }
 
 
-def _wait_for(path: Path, what: str, writer: Optional[Any] = None) -> None:
-    deadline = time.monotonic() + 240
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{what} never happened"
-        if writer is not None:
-            assert writer.is_alive(), f"the writer ended before {what}: {writer.outcome}"
-        time.sleep(0.05)
+_wait_for = ws.wait_for
 
 
-class Writer(threading.Thread):
-    """Writes `rows` in its own thread, held before its commit until :meth:`commit`."""
-
-    def __init__(self, spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any]) -> None:
-        super().__init__(daemon=True)
-        self.spark, self.path, self.gate, self.options, self.rows = spark, path, gate, options, rows
-        self.outcome: Any = None
-        (Path(str(gate) + ".before-commit")).write_text("closed")
-
-    def run(self) -> None:
-        self.spark.sparkContext.setLocalProperty(PAUSE, str(self.gate))
-        try:
-            with errors.translated():
-                df = self.spark.createDataFrame(self.rows, SCHEMA)
-                df.write.format("pyhudi").options(**self.options).mode("append").save(str(self.path))
-            self.outcome = "committed"
-        except Exception as e:  # judged by the test
-            self.outcome = e
-        finally:
-            self.spark.sparkContext.setLocalProperty(PAUSE, None)
-
-    def started(self) -> "Writer":
-        self.start()
-        _wait_for(Path(str(self.gate) + ".before-commit.reached"), "the writer reached its commit", self)
-        return self
-
-    def commit(self) -> Any:
-        Path(str(self.gate) + ".before-commit").unlink()
-        self.join(timeout=240)
-        assert not self.is_alive(), "the writer did not finish"
-        return self.outcome
+def Writer(spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any]) -> ws.PausedWriter:
+    """A writer of ``rows`` of :data:`SCHEMA`, held before its commit."""
+    return ws.PausedWriter(spark, path, gate, options, rows, SCHEMA)
 
 
 def _seed(spark: Any, path: Path, options: Dict[str, str]) -> None:

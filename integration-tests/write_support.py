@@ -12,6 +12,7 @@ record key alone (and move a record whose partition changes).
 import copy
 import datetime as dt
 import random
+import threading
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -35,6 +36,7 @@ from pyspark.sql.types import (
 )
 
 import harness
+from pyhudi import errors
 
 LATEST_WINS = {"hoodie.datasource.write.payload.class": "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload"}
 """The model's semantics. New tables default to event-time ordering (DefaultHoodieRecordPayload),
@@ -578,3 +580,55 @@ class Batches:
             other = self.gen.partition()
             if other != part:
                 return other
+
+
+# ---- writers held before their commit (scripted interleavings of concurrent writers)
+
+PAUSE = "pyhudi.test.pause"
+
+
+def wait_for(path: Path, what: str, writer: Optional[Any] = None) -> None:
+    """Wait (up to 240 s) until ``path`` exists, failing early when ``writer`` ended first."""
+    deadline = time.monotonic() + 240
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{what} never happened"
+        if writer is not None:
+            assert writer.is_alive(), f"the writer ended before {what}: {writer.outcome}"
+        time.sleep(0.05)
+
+
+class PausedWriter(threading.Thread):
+    """Writes ``rows`` of ``schema`` in its own thread of the session's Spark, held before its
+    commit (``io.pyhudi.table.PausePoint``, a gate file named by the thread's Spark local property
+    ``pyhudi.test.pause``) until :meth:`commit`."""
+
+    def __init__(self, spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any],
+                 schema: str) -> None:
+        super().__init__(daemon=True)
+        self.spark, self.path, self.gate, self.options, self.rows = spark, path, gate, options, rows
+        self.schema = schema
+        self.outcome: Any = None
+        Path(str(gate) + ".before-commit").write_text("closed")
+
+    def run(self) -> None:
+        self.spark.sparkContext.setLocalProperty(PAUSE, str(self.gate))
+        try:
+            with errors.translated():
+                df = self.spark.createDataFrame(self.rows, self.schema)
+                df.write.format("pyhudi").options(**self.options).mode("append").save(str(self.path))
+            self.outcome = "committed"
+        except Exception as e:  # judged by the test
+            self.outcome = e
+        finally:
+            self.spark.sparkContext.setLocalProperty(PAUSE, None)
+
+    def started(self) -> "PausedWriter":
+        self.start()
+        wait_for(Path(str(self.gate) + ".before-commit.reached"), "the writer reached its commit", self)
+        return self
+
+    def commit(self) -> Any:
+        Path(str(self.gate) + ".before-commit").unlink()
+        self.join(timeout=240)
+        assert not self.is_alive(), "the writer did not finish"
+        return self.outcome

@@ -79,8 +79,9 @@ object HoodieSparkWriter {
     WritePreconditions.check(effective, existing.map(_.config), path)
     // Bad archival options fail the write before it starts, as in Apache Hudi, not after its commit.
     if (WriteConfig.ArchiveAutomatic.from(effective).get) ArchiveConfig.from(effective)
-    val partial = PartialColumns.resolve(basePath, TableSchemas.stored(existing), input, spec, effective)
-    val tableData = TableSchemas.resolve(basePath, existing, input, spec, partial.isDefined)
+    val stored = TableSchemas.stored(existing)
+    val partial = PartialColumns.resolve(basePath, stored, input, spec, effective)
+    val tableData = TableSchemas.resolve(basePath, stored, input, spec, partial.isDefined)
     val created = existing.isEmpty
     val table = existing.getOrElse {
       PausePoint(Option(spark.sparkContext.getLocalProperty(PausePoint.Property)), "before-create")
@@ -182,7 +183,7 @@ object HoodieSparkWriter {
       // A partial-column write orders its records by its column group's column, if any.
       val ordering = partial.map(_.orderingField).getOrElse(spec.precombineField)
       val all =
-        IncomingRecords.keyed(IncomingRecords(df, spec, tableData, orderingField = ordering), spec.isGlobalIndex)
+        IncomingRecords.keyed(IncomingRecords(df, spec, tableData, ordering), spec.isGlobalIndex)
       val once = if (spec.combine) IncomingRecords.deduplicate(all, ordering.isDefined) else all
       cached += once
       once.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
@@ -199,7 +200,7 @@ object HoodieSparkWriter {
     try {
       val (results, replacedIds) = route match {
         case WritePath.BulkInsert if spec.bulkInsertInOnePass(concurrency.optimistic) =>
-          val rows = IncomingRecords(BulkInsertInput.clustered(df, spec), spec, tableData, streamed = true)
+          val rows = IncomingRecords(BulkInsertInput.clustered(df, spec), spec, tableData, None, streamed = true)
           txn.start(Commits.workload(op, Nil, Map.empty))
           (WriteExecution.bulkInsert(rows, ctx, clustered = true), Map.empty[String, Seq[String]])
 

@@ -25,14 +25,14 @@ object IncomingRecords {
     StructType(df.schema.fields.filterNot(f => MetaFields.isMeta(f.name)))
 
   /**
+   * @param orderingField the column whose value becomes each record's ordering value (what
+   *                 de-duplication compares): the precombine field, or a partial-column write's own
    * @param streamed the records are written one by one as they come (one-pass bulk_insert): a
    *                 record's row is the projection's reused buffer, valid until the next record,
    *                 and its ordering value is left null (nothing is merged)
-   * @param orderingField the column de-duplication orders by: the precombine field, or a
-   *                 partial-column write's own
    */
-  def apply(df: DataFrame, spec: WriteSpec, tableData: StructType, streamed: Boolean = false,
-      orderingField: Option[String] = None): RDD[WriteRecord] = {
+  def apply(df: DataFrame, spec: WriteSpec, tableData: StructType, orderingField: Option[String],
+      streamed: Boolean = false): RDD[WriteRecord] = {
     val input = df.schema
     val keyGen = new KeyGenerator(spec.keyGen, input)
     val isDeleteOp = spec.operation == WriteOperation.Delete
@@ -50,8 +50,7 @@ object IncomingRecords {
       }
     }
     val orderingOrdinal =
-      if (streamed) None
-      else orderingField.orElse(spec.precombineField).map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
+      if (streamed) None else orderingField.map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
     val orderingType = orderingOrdinal.map(tableData(_).dataType)
     DatasetShim.internalRows(df).mapPartitions { rows =>
       val project = UnsafeProjection.create(exprs)

@@ -23,17 +23,16 @@ object TableSchemas {
     AvroSchemaConverter.toStructType(SparkToAvro.tableSchema(schema, "t"))
 
   /**
-   * The table's data columns after this write: the stored ones (input types must cast safely to
+   * The table's data columns after this write: the [[stored]] ones (input types must cast safely to
    * them) followed by columns the input adds. Every stored column must be in the input, except
    * for deletes, which need only the key columns, and a `partial`-column write.
    */
-  def resolve(basePath: String, existing: Option[HoodieTable], input: StructType, spec: WriteSpec,
+  def resolve(basePath: String, storedColumns: Option[StructType], input: StructType, spec: WriteSpec,
       partial: Boolean = false): StructType = {
     val incoming = normalise(input)
-    existing.filter(_.timeline.completedWrites.nonEmpty).orElse(existing) match {
+    storedColumns match {
       case None => incoming
-      case Some(table) =>
-        val stored = StructType(TableSchemaResolver.resolve(table).fields.filterNot(f => MetaFields.isMeta(f.name)))
+      case Some(stored) =>
         val keysOnly = spec.operation == WriteOperation.Delete || spec.operation == WriteOperation.DeletePartition
         val missing = stored.fieldNames.filterNot(input.fieldNames.contains)
         if (missing.nonEmpty && !keysOnly && !partial) throw Errors.missingColumns(basePath, missing.toSeq)
