@@ -2,9 +2,10 @@
 package io.pyhudi.spark.write
 
 import org.apache.spark.SparkContext
-import org.apache.spark.rdd.RDD
+import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.util.sketch.BloomFilter
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
@@ -45,9 +46,12 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
     // De-duplicated records are already hash-partitioned by identity: joining with that
     // partitioner moves only the found keys, not the records.
     val partitioner = keyed.partitioner.getOrElse(new org.apache.spark.HashPartitioner(keyed.getNumPartitions))
-    val joined = keyed.leftOuterJoin(
+    // The found keys cross the shuffle with the records' serializer; already partitioned like
+    // the records, the join itself moves nothing.
+    val stored = new ShuffledRDD[IncomingRecords.Identity, Location, Location](
       found.map { case (k, l) => (TagResolution.lookupKey(indexType.isGlobal, l.partitionPath, k), l) },
-      partitioner).values
+      partitioner).setSerializer(RecordSerializer(sc.getConf))
+    val joined = keyed.leftOuterJoin(stored, partitioner).values
     joined.flatMap { case (r, at) =>
       TagResolution.resolve(indexType, r.partitionPath, at, move) match {
         case Tag.Insert => Seq(r -> None)
@@ -81,15 +85,47 @@ object SparkIndex {
       .filter(r => !r.isNullAt(0)).map(_.getUTF8String(0))
 }
 
-/** SIMPLE, GLOBAL_SIMPLE: every key stored in the candidate partitions' latest base files. */
+/**
+ * SIMPLE, GLOBAL_SIMPLE: every key stored in the candidate partitions' latest base files. Before
+ * the stored keys are shuffled to the join, a bloom filter of the incoming keys drops those no
+ * incoming record can match: a 1% upsert then moves about 2% of the table's keys, not all.
+ */
 final class SimpleIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader)
     extends SparkIndex(sc, spec, files) {
 
   protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
     val reader = keyReader
+    val incoming = sc.broadcast(SimpleIndex.incomingKeys(records))
     sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
-      SparkIndex.keysOf(reader, base).map(k => (k, Location(partition, base.fileId)))
+      val filter = incoming.value
+      SparkIndex.storedKeys(reader, base)
+        .filter(k => filter.forall(_.mightContainBinary(k.getBytes)))
+        .map(k => (k.toString, Location(partition, base.fileId)))
     }
+  }
+}
+
+object SimpleIndex {
+
+  /** False positives let through stored keys the join then finds unmatched; 1% is cheap. */
+  val FalsePositiveRate = 0.01
+
+  /**
+   * Above this many incoming records the filter (about 1.2 bytes a key at 1%) would no longer be
+   * metadata-sized on the driver, and most stored keys would match anyway: no filter.
+   */
+  val MaxFilteredRecords = 10000000L
+
+  /**
+   * A bloom filter of the records' keys (the record key alone: a superset for both scopes);
+   * None: no filter.
+   */
+  def incomingKeys(records: RDD[WriteRecord]): Option[BloomFilter] = {
+    val n = records.count()
+    if (n > MaxFilteredRecords) None
+    else Some(records.treeAggregate(BloomFilter.create(math.max(n, 1L), FalsePositiveRate))(
+        (f, r) => { f.putString(r.key); f },
+        (a, b) => a.mergeInPlace(b)))
   }
 }
 
