@@ -1,5 +1,5 @@
 # The command surface; every target is a thin alias for a script under dev/ or build/.
-.PHONY: help demo test test-scala jar python docs check format clean bench
+.PHONY: help demo test test-scala jar python docs check format clean bench bench-indexes
 
 help:
 	@echo "make demo        run the main job (examples/demo.py on local Spark)"
@@ -11,6 +11,7 @@ help:
 	@echo "make check       Scala and Python formatting, license headers, lint, strict types (part of make test)"
 	@echo "make format      format Scala and python/pyhudi, add missing license headers"
 	@echo "make bench       side-by-side benchmark (bench/run.py, default size) into docs/benchmarks"
+	@echo "make bench-indexes  pyhudi against Apache Hudi for every index type into docs/benchmarks"
 
 demo:
 	dev/run-demo.sh
@@ -43,6 +44,9 @@ format:
 
 bench:
 	python3 bench/run.py
+
+bench-indexes:
+	python3 bench/run.py --runs 1 --indexes BLOOM,SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET
 
 clean:
 	rm -rf target spark-connector/target project/target python/pyhudi/jars build/lib dist *.egg-info

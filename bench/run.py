@@ -6,6 +6,7 @@ Usage (from the repository root, any Python 3.9+; ``make bench`` runs the defaul
 
     python bench/run.py                                  # 5,000,000 rows, every system, 3 runs
     python bench/run.py --rows 20000 --runs 1 --systems pyhudi,parquet --out /tmp/bench-smoke
+    python bench/run.py --indexes SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET --runs 1   # index sweep
 
 It creates two virtualenvs under ``--envs`` (default ``bench/.envs``) from the pinned files in
 ``requirements/``: ``bench-spark4.txt`` (PySpark 4.0 + matplotlib, with pyhudi installed from
@@ -15,6 +16,11 @@ only. Delta, Iceberg and Hudi jars come through ``spark.jars.packages`` (Spark r
 its default repository on first use). The data are generated once (``bench/generate.py``) into
 ``--work``; every worker reads them as input. Results: ``results.md``, ``results.json`` and PNG
 plots in ``--out`` (``bench/report.py``); the ratios are printed too.
+
+``--indexes`` runs an index sweep instead: for each index type, pyhudi and Apache Hudi (the
+two systems with an index) load, upsert and delete on copy-on-write and load and upsert on
+merge-on-read with that ``hoodie.index.type``; ``bench/index_report.py`` writes
+``index-types.md``, ``index-types.json`` and ``index_types.png`` to ``--out``.
 """
 
 import argparse
@@ -30,6 +36,8 @@ from typing import Any, Dict, List
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 SYSTEMS = ["pyhudi", "parquet", "hudi", "delta", "iceberg"]
+INDEXED = ["pyhudi", "hudi"]  # the systems an index sweep runs
+INDEX_TYPES = ["BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"]
 # JVM artifacts: Delta and Iceberg built for Spark 4.0 / Scala 2.13, Hudi's Spark 3.5 bundle
 # (the version of the interop tests).
 DELTA_VERSION = "4.0.0"
@@ -51,6 +59,15 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--driver-memory", default="4g", help="spark.driver.memory of every worker (default 4g)")
     p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default 8)")
     p.add_argument("--index", default="BLOOM", help="hoodie.index.type of pyhudi's and Hudi's upserts (default BLOOM)")
+    p.add_argument(
+        "--indexes",
+        default="",
+        help=f"comma-separated index types of {','.join(INDEX_TYPES)}: an index sweep of the upserts "
+        "of pyhudi and Apache Hudi instead of the full run",
+    )
+    p.add_argument(
+        "--buckets", type=int, default=4, help="hoodie.bucket.index.num.buckets for the BUCKET index (default 4)"
+    )
     p.add_argument("--envs", default=os.path.join(BENCH, ".envs"), help="virtualenv cache (default bench/.envs)")
     p.add_argument(
         "--work", default=os.path.join(BENCH, ".work"), help="generated data and tables (default bench/.work)"
@@ -69,6 +86,13 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     unknown = (set(args.systems) | set(args.reuse)) - set(SYSTEMS)
     if unknown:
         p.error(f"unknown systems {sorted(unknown)}; choose from {SYSTEMS}")
+    args.indexes = [s.strip().upper() for s in args.indexes.split(",") if s.strip()]
+    if set(args.indexes) - set(INDEX_TYPES):
+        p.error(f"unknown index types {sorted(set(args.indexes) - set(INDEX_TYPES))}; choose from {INDEX_TYPES}")
+    if args.indexes:
+        if set(args.reuse) - set(INDEXED):
+            p.error(f"an index sweep runs {INDEXED} only: nothing else to reuse")
+        args.systems = [s for s in args.systems if s in INDEXED]
     if not 8 <= args.partitions <= 100:
         p.error("--partitions must be within 8-100")
     return args
@@ -121,7 +145,10 @@ def generate(args: argparse.Namespace) -> str:
     return data
 
 
-def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, Any]:
+def run_system(args: argparse.Namespace, system: str, data: str, index: str = "", only: str = "") -> Dict[str, Any]:
+    """One worker process; with ``only="upserts"`` the steps of an index sweep with ``index``."""
+    index = index or args.index
+    tag = f"{system}-{index}" if only else system
     work = os.path.join(args.work, f"tables-{system}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -132,42 +159,53 @@ def run_system(args: argparse.Namespace, system: str, data: str) -> Dict[str, An
         "master": args.master,
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
-        "index": args.index,
+        "index": index,
+        "buckets": args.buckets,
+        "only": only,
         "filter_day": filter_day(args),
         "hudi_version": HUDI_VERSION,
         "delta_version": DELTA_VERSION,
         "iceberg_version": ICEBERG_VERSION,
-        "out": os.path.join(args.work, f"result-{system}.json"),
+        "out": os.path.join(args.work, f"result-{tag}.json"),
     }
-    spec_file = os.path.join(args.work, f"spec-{system}.json")
+    spec_file = os.path.join(args.work, f"spec-{tag}.json")
     with open(spec_file, "w") as f:
         json.dump(spec, f, indent=1)
     python = env_python(args.envs, "hudi" if system == "hudi" else "spark4")
-    log(f"{system}: worker log {args.work}/{system}.log")
+    log(f"{tag}: worker log {args.work}/{tag}.log")
     start = time.perf_counter()
-    with open(os.path.join(args.work, f"{system}.log"), "w") as logf:
+    with open(os.path.join(args.work, f"{tag}.log"), "w") as logf:
         done = subprocess.run(
             [python, os.path.join(BENCH, "systems", f"{system}_system.py"), spec_file], stdout=logf, stderr=logf
         )
     shutil.rmtree(work, ignore_errors=True)
     if done.returncode != 0 or not os.path.exists(spec["out"]):
-        log(f"{system}: worker failed (exit {done.returncode}), see {args.work}/{system}.log")
-        return {"system": system, "versions": {}, "records": [], "failed": f"worker exit {done.returncode}"}
+        log(f"{tag}: worker failed (exit {done.returncode}), see {args.work}/{tag}.log")
+        return {
+            "system": system,
+            "index": index,
+            "versions": {},
+            "records": [],
+            "failed": f"worker exit {done.returncode}",
+        }
     with open(spec["out"]) as f:
         result: Dict[str, Any] = json.load(f)
     result["wall_seconds"] = time.perf_counter() - start
+    result["index"] = index
     result["spec"] = {k: spec[k] for k in ("data", "runs", "master", "driver_memory", "shuffle_partitions", "index")}
     result["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(spec["out"], "w") as f:
         json.dump(result, f, indent=1)
-    log(f"{system}: done in {result['wall_seconds']:.0f}s")
+    log(f"{tag}: done in {result['wall_seconds']:.0f}s")
     return result
 
 
-def reuse_result(args: argparse.Namespace, system: str) -> Dict[str, Any]:
-    """``system``'s last result in ``--work``, refused unless measured on the same data with the
-    settings of this run (the number of runs may differ: the report gives each system's)."""
-    path = os.path.join(args.work, f"result-{system}.json")
+def reuse_result(args: argparse.Namespace, system: str, index: str = "") -> Dict[str, Any]:
+    """``system``'s last result in ``--work`` (of the sweep with ``index``, if given), refused
+    unless measured on the same data with the settings of this run (the number of runs may
+    differ: the report gives each system's)."""
+    tag = f"{system}-{index}" if index else system
+    path = os.path.join(args.work, f"result-{tag}.json")
     if not os.path.exists(path):
         raise SystemExit(f"--reuse {system}: no earlier result at {path}")
     with open(path) as f:
@@ -177,7 +215,7 @@ def reuse_result(args: argparse.Namespace, system: str) -> Dict[str, Any]:
         "master": args.master,
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
-        "index": args.index,
+        "index": index or args.index,
     }
     measured_with = {k: v for k, v in (result.get("spec") or {}).items() if k != "runs"}
     if measured_with != wanted:
@@ -185,6 +223,42 @@ def reuse_result(args: argparse.Namespace, system: str) -> Dict[str, Any]:
     log(f"{system}: reusing the result measured {result.get('measured')}")
     result["reused"] = True
     return result
+
+
+def index_sweep(args: argparse.Namespace, data: str) -> int:
+    """For each index type in turn, pyhudi's and Apache Hudi's upserts with it."""
+    started = time.perf_counter()
+    results = [
+        run_system(args, s, data, index=i, only="upserts") if s in args.systems else reuse_result(args, s, i)
+        for i in args.indexes
+        for s in INDEXED
+        if s in args.systems or s in args.reuse
+    ]
+    summary = {
+        "rows": args.rows,
+        "partitions": args.partitions,
+        "runs": args.runs,
+        "indexes": args.indexes,
+        "reused": args.reuse,
+        "settings": {
+            "master": args.master,
+            "spark.driver.memory": args.driver_memory,
+            "spark.sql.shuffle.partitions": args.shuffle_partitions,
+            "hoodie.bucket.index.num.buckets": args.buckets,
+        },
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "total_seconds": time.perf_counter() - started,
+        "systems": results,
+    }
+    os.makedirs(args.out, exist_ok=True)
+    combined = os.path.join(args.out, "index-types.json")
+    with open(combined, "w") as f:
+        json.dump(summary, f, indent=1)
+    report = os.path.join(BENCH, "index_report.py")
+    subprocess.run([env_python(args.envs, "spark4"), report, combined, args.out], check=True)
+    failed = any(r.get("failed") or any(x["workload"] == "error" for x in r["records"]) for r in results)
+    return 1 if failed else 0
 
 
 def filter_day(args: argparse.Namespace) -> str:
@@ -225,6 +299,8 @@ def main(argv: List[str]) -> int:
     if not args.skip_setup:
         setup(args)
     data = generate(args)
+    if args.indexes:
+        return index_sweep(args, data)
     started = time.perf_counter()
     ran = {s: run_system(args, s, data) for s in args.systems}
     reused = {s: reuse_result(args, s) for s in args.reuse}

@@ -54,6 +54,8 @@ class HudiFamily:
         self.compact = compact
         self.load_ops = load_ops
         self.index = index
+        # an index sweep (bench/run.py --indexes) times only the steps that look keys up
+        self.upserts_only = bench.spec.get("only") == "upserts"
 
     def options(self, table_type: str, operation: str, more: Optional[Dict[str, str]] = None) -> Dict[str, str]:
         opts = {
@@ -65,6 +67,8 @@ class HudiFamily:
             "hoodie.datasource.write.operation": operation,
             "hoodie.index.type": self.index,
         }
+        if self.index == "BUCKET":
+            opts["hoodie.bucket.index.num.buckets"] = str(self.b.spec.get("buckets", 4))
         opts.update(self.extra)
         opts.update(more or {})
         return opts
@@ -88,7 +92,9 @@ class HudiFamily:
 
     def cow(self, variant: str) -> None:
         """The main copy-on-write sequence: load, the four upserts, the incremental read of the
-        last one, delete, scan, filter, then the scale upsert into this (1x) table."""
+        last one, delete, scan, filter, then the scale upsert into this (1x) table. In an index
+        sweep (``spec["only"] == "upserts"``) it stops after the delete: the reads do not depend
+        on the index."""
         b = self.b
         path = b.table_path(variant)
         label, op, load_opts = self.load_ops[0]
@@ -107,15 +113,8 @@ class HudiFamily:
                 b.floor_write(BATCHES[w]),
             )
             self.after_upsert(variant, w, path)
-        commits = self.commits(path)
-        inc = {"hoodie.datasource.query.type": "incremental", "hoodie.datasource.read.begin.instanttime": commits[-2]}
-        batch = b.batch(UPSERT_10_SKEWED)
-        b.step(
-            variant,
-            INCREMENTAL,
-            lambda: b.checksum(self.read(path, inc)),
-            floor=b.floor_read(BATCHES[UPSERT_10_SKEWED]),
-        )
+        if not self.upserts_only:
+            self.incremental(variant, path)
         deletes = b.batch(DELETE_1)
         b.step(
             variant,
@@ -124,6 +123,8 @@ class HudiFamily:
             path,
             b.floor_write("delete_1"),
         )
+        if self.upserts_only:
+            return
         b.step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         b.step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
         scale = b.inputs["upsert_scale"]
@@ -133,6 +134,18 @@ class HudiFamily:
             lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"),
             path,
             b.floor_write("upsert_scale"),
+        )
+
+    def incremental(self, variant: str, path: str) -> None:
+        """The incremental read of the last commit (the 10% skewed upsert)."""
+        b = self.b
+        commits = self.commits(path)
+        inc = {"hoodie.datasource.query.type": "incremental", "hoodie.datasource.read.begin.instanttime": commits[-2]}
+        b.step(
+            variant,
+            INCREMENTAL,
+            lambda: b.checksum(self.read(path, inc)),
+            floor=b.floor_read(BATCHES[UPSERT_10_SKEWED]),
         )
 
     def alt_load(self, variant: str) -> None:
@@ -176,6 +189,8 @@ class HudiFamily:
             b.floor_write(BATCHES[UPSERT_10_UNIFORM]),
         )
         self.after_upsert(variant, MOR_UPSERT, path)
+        if self.upserts_only:
+            return
         b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         before = len(self.commits(path))
         b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))
@@ -197,6 +212,8 @@ class HudiFamily:
         """Hook: pyhudi adds what its commit says about the index (see pyhudi_system.py)."""
 
     def variants(self) -> List[Tuple[str, Callable[[str], None]]]:
+        if self.upserts_only:
+            return [("COW", self.cow), ("MOR", self.mor)]
         return [
             ("COW", self.cow),
             ("COW alt load", self.alt_load),
