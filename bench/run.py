@@ -246,17 +246,33 @@ def index_sweep(args: argparse.Namespace, data: str) -> int:
             "spark.sql.shuffle.partitions": args.shuffle_partitions,
             "hoodie.bucket.index.num.buckets": args.buckets,
         },
-        "machine": machine(),
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "total_seconds": time.perf_counter() - started,
-        "systems": results,
     }
+    return report(args, summary, started, results, "index-types.json", "index_report.py")
+
+
+def report(
+    args: argparse.Namespace,
+    summary: Dict[str, Any],
+    started: float,
+    results: List[Dict[str, Any]],
+    json_name: str,
+    script: str,
+) -> int:
+    """Completes ``summary`` (machine, date, time, results), writes it to ``--out`` as
+    ``json_name`` and runs ``bench/<script>`` on it; exit code 1 if a worker or a step failed."""
+    summary.update(
+        {
+            "machine": machine(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "total_seconds": time.perf_counter() - started,
+            "systems": results,
+        }
+    )
     os.makedirs(args.out, exist_ok=True)
-    combined = os.path.join(args.out, "index-types.json")
+    combined = os.path.join(args.out, json_name)
     with open(combined, "w") as f:
         json.dump(summary, f, indent=1)
-    report = os.path.join(BENCH, "index_report.py")
-    subprocess.run([env_python(args.envs, "spark4"), report, combined, args.out], check=True)
+    subprocess.run([env_python(args.envs, "spark4"), os.path.join(BENCH, script), combined, args.out], check=True)
     failed = any(r.get("failed") or any(x["workload"] == "error" for x in r["records"]) for r in results)
     return 1 if failed else 0
 
@@ -317,18 +333,8 @@ def main(argv: List[str]) -> int:
             "hoodie.index.type": args.index,
             "filter": f"day = '{filter_day(args)}' AND fare > 40",
         },
-        "machine": machine(),
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "total_seconds": time.perf_counter() - started,
-        "systems": results,
     }
-    os.makedirs(args.out, exist_ok=True)
-    combined = os.path.join(args.out, "results.json")
-    with open(combined, "w") as f:
-        json.dump(summary, f, indent=1)
-    subprocess.run([env_python(args.envs, "spark4"), os.path.join(BENCH, "report.py"), combined, args.out], check=True)
-    failed = any(r.get("failed") or any(x["workload"] == "error" for x in r["records"]) for r in results)
-    return 1 if failed else 0
+    return report(args, summary, started, results, "results.json", "report.py")
 
 
 if __name__ == "__main__":
