@@ -51,7 +51,7 @@ private[avro] object AvroValueConverters {
   }
 
   /** The writer field for `name`: exact match first, then a unique case-insensitive one. */
-  private def findField(writer: Schema, name: String, path: String): Option[Schema.Field] =
+  private[avro] def findField(writer: Schema, name: String, path: String): Option[Schema.Field] =
     Option(writer.getField(name)).orElse {
       writer.getFields.asScala.filter(_.name.equalsIgnoreCase(name)).toSeq match {
         case Seq() => None

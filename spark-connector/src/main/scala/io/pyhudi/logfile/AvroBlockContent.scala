@@ -10,7 +10,7 @@ import org.apache.avro.Schema
 import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord}
 import org.apache.avro.io.{BinaryDecoder, DecoderFactory, EncoderFactory}
 
-import io.pyhudi.errors.Errors
+import io.pyhudi.errors.{Errors, PyhudiException}
 
 /**
  * Content of an AVRO_DATA block (hudi-format.md §6.5): int32 content version, int32 record
@@ -37,6 +37,16 @@ private[logfile] object AvroBlockContent {
   }
 
   def decode(content: Array[Byte], schema: Schema, path: String, offset: Long = -1): Iterator[GenericRecord] = {
+    val reader = new GenericDatumReader[GenericRecord](schema)
+    decodeWith(content, path, offset)(reader.read(null, _))
+  }
+
+  /**
+   * The block's records, each decoded by `read` from a decoder positioned at its datum. Errors
+   * of pyhudi's own (e.g. a value the read type cannot hold) pass through; any other failure
+   * names the record as corrupt.
+   */
+  def decodeWith[T](content: Array[Byte], path: String, offset: Long)(read: BinaryDecoder => T): Iterator[T] = {
     def corrupt(why: String, cause: Throwable = null) =
       Errors.corruptFile(where(path), s"${block(offset)}: $why", cause)
 
@@ -47,14 +57,13 @@ private[logfile] object AvroBlockContent {
     if (version < 1 || version > Version) throw corrupt(s"unsupported content version $version")
     if (recordCount < 0) throw corrupt(s"negative record count $recordCount")
 
-    val reader = new GenericDatumReader[GenericRecord](schema)
-    new Iterator[GenericRecord] {
+    new Iterator[T] {
       private var index = 0
       private var decoder: BinaryDecoder = _
 
       def hasNext: Boolean = index < recordCount
 
-      def next(): GenericRecord = {
+      def next(): T = {
         if (!hasNext) throw new NoSuchElementException("no more records in the AVRO_DATA block")
         val length =
           try buf.getInt()
@@ -63,8 +72,11 @@ private[logfile] object AvroBlockContent {
           throw corrupt(s"record $index has length $length but ${buf.remaining} bytes remain")
         decoder = DecoderFactory.get().binaryDecoder(content, buf.position(), length, decoder)
         val record =
-          try reader.read(null, decoder)
-          catch { case NonFatal(e) => throw corrupt(s"record $index does not decode: ${e.getMessage}", e) }
+          try read(decoder)
+          catch {
+            case e: PyhudiException => throw e
+            case NonFatal(e) => throw corrupt(s"record $index does not decode: ${e.getMessage}", e)
+          }
         buf.position(buf.position() + length)
         index += 1
         record

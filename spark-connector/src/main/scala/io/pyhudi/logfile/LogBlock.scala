@@ -3,6 +3,7 @@ package io.pyhudi.logfile
 
 import org.apache.avro.Schema
 import org.apache.avro.generic.GenericRecord
+import org.apache.avro.io.BinaryDecoder
 
 /**
  * One block of a log file. Headers keep the order in which they were read, so that a block
@@ -31,6 +32,9 @@ final case class AvroDataBlock(header: Map[Int, String], content: Array[Byte], p
 
   /** Decodes the records one at a time with [[schema]]; a malformed record fails naming the file. */
   def records: Iterator[GenericRecord] = AvroBlockContent.decode(content, schema, path, offset)
+
+  /** The records, each decoded by `read` straight from its Avro binary datum. */
+  def decode[T](read: BinaryDecoder => T): Iterator[T] = AvroBlockContent.decodeWith(content, path, offset)(read)
 }
 
 /**

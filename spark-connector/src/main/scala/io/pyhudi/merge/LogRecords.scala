@@ -34,7 +34,36 @@ final class LogRecords(hasOrdering: Boolean) {
   // Keyed by the key's UTF-8 bytes, so a base row's key is looked up without decoding it.
   private val entries = new java.util.LinkedHashMap[UTF8String, LogEntry]()
 
+  // Most base rows have no log entry. A bitset of the keys' hashes, small enough to stay in
+  // cache, answers those lookups without reaching into the map's nodes scattered over the heap
+  // (a cache miss per lookup made the lookups most of a merge-on-read scan). Built on the first
+  // lookup after the last add.
+  private var present: Array[Long] = _
+  private var shift = 0
+
+  private def buildPresent(): Unit = {
+    val bits = Integer.highestOneBit(math.max(64, math.min(entries.size, 1 << 26) * 16 - 1)) << 1
+    shift = 32 - Integer.numberOfTrailingZeros(bits)
+    present = new Array[Long](bits >>> 6)
+    val keys = entries.keySet.iterator
+    while (keys.hasNext) { val b = bit(keys.next()); present(b >>> 6) |= 1L << b }
+  }
+
+  /** A cheap hash of the key's bytes (the first 8 in one read), cut to the bitset's size. */
+  private def bit(key: UTF8String): Int = {
+    val n = key.numBytes
+    var h = (key.getPrefix ^ n) * 0xff51afd7ed558ccdL
+    var i = 8
+    while (i < n) {
+      h = (h ^ key.getByte(i)) * 0xc4ceb9fe1a85ec53L
+      i += 1
+    }
+    h ^= h >>> 29
+    ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
+  }
+
   def addRecord(key: String, row: InternalRow, ordering: Any): Unit = {
+    present = null
     val k = UTF8String.fromString(key)
     val incoming = LogRecord(row, ordering)
     entries.get(k) match {
@@ -46,6 +75,7 @@ final class LogRecords(hasOrdering: Boolean) {
   }
 
   def addDelete(key: String, ordering: Option[Any]): Unit = {
+    present = null
     val k = UTF8String.fromString(key)
     entries.get(k) match {
       case LogChain(es) => entries.put(k, LogChain(es :+ LogDelete(ordering)))
@@ -57,6 +87,7 @@ final class LogRecords(hasOrdering: Boolean) {
 
   /** Adds a partial-column record: the key's entries become (or extend) a [[LogChain]]. */
   def addPartial(key: String, partial: LogPartial): Unit = {
+    present = null
     val k = UTF8String.fromString(key)
     entries.put(k,
       entries.get(k) match {
@@ -70,7 +101,13 @@ final class LogRecords(hasOrdering: Boolean) {
   def take(key: String): Option[LogEntry] = Option(entries.remove(UTF8String.fromString(key)))
 
   /** Removes and returns the entry of `key` (null when none); `key` may be a reader's reused buffer. */
-  def take(key: UTF8String): LogEntry = if (entries.isEmpty) null else entries.remove(key)
+  def take(key: UTF8String): LogEntry =
+    if (entries.isEmpty) null
+    else {
+      if (present == null) buildPresent()
+      val b = bit(key)
+      if ((present(b >>> 6) & (1L << b)) == 0) null else entries.remove(key)
+    }
 
   /** Records left after the base file was merged: keys the base file did not have. */
   def remainingRecords: Iterator[InternalRow] = remainingRecords(null)

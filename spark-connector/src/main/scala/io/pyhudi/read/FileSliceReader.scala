@@ -6,7 +6,7 @@ import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.InternalRow
 
-import io.pyhudi.avro.AvroDeserializer
+import io.pyhudi.avro.AvroRowDecoder
 import io.pyhudi.errors.{Errors, PyhudiException}
 import io.pyhudi.filegroup.FileSlice
 import io.pyhudi.logfile.{AvroDataBlock, DeleteBlock, LogScanner, ParquetDataBlock, PartialBlock}
@@ -75,16 +75,16 @@ final class FileSliceReader(
   private def replayLogs(slice: FileSlice): LogRecords = {
     val records = new LogRecords(ctx.orderingOrdinal.isDefined)
     if (slice.logFiles.isEmpty) return records
-    lazy val avro = new AvroDeserializer(ctx.mergeSchema)
+    // Rows decoded from Avro are new objects, so the map owns them without a copy.
+    lazy val avro = new AvroRowDecoder(ctx.mergeSchema)
     LogScanner.validBlocks(storage, slice.logFiles, ctx.visibility.isVisible).foreach {
       case b: AvroDataBlock if PartialBlock.isPartial(b.header) =>
         val (written, ordering) = partialColumns(b)
-        b.records.foreach { r =>
-          val row = avro.deserialize(r).copy()
+        b.decode(avro.reader(b.schema)).foreach { row =>
           val key = ctx.keyOf(row)
           if (key != null) records.addPartial(key, LogPartial(row, written, ordering))
         }
-      case b: AvroDataBlock => b.records.foreach(r => add(records, avro.deserialize(r).copy()))
+      case b: AvroDataBlock => b.decode(avro.reader(b.schema)).foreach(add(records, _))
       case b: ParquetDataBlock if PartialBlock.isPartial(b.header) =>
         throw Errors.unsupportedLogBlock(b.path, b.offset, "partial-column PARQUET_DATA", b.instantTime.getOrElse(""))
       case b: ParquetDataBlock =>

@@ -7,10 +7,12 @@ import java.nio.ByteBuffer
 import java.nio.charset.StandardCharsets.UTF_8
 
 import scala.jdk.CollectionConverters._
+import scala.util.{Failure, Success, Try}
 
 import org.apache.avro.{Conversions, Schema}
 import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord, GenericRecordBuilder}
 import org.apache.avro.io.{DecoderFactory, EncoderFactory}
+import org.apache.spark.sql.catalyst.{CatalystTypeConverters, InternalRow}
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -52,7 +54,23 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
       "items" -> List(record(writer.getField("items").schema.getElementType, "x" -> 5, "y" -> "why")).asJava,
       "extra" -> "ignored"))
 
-  private def read(fields: StructField*) = new AvroDeserializer(StructType(fields)).deserialize(sample)
+  /**
+   * [[AvroDeserializer]]'s row of `rec`, checked against [[AvroRowDecoder]]'s decoding of the
+   * record's binary form: the same values, or the same error.
+   */
+  private def deserialize(target: StructType, rec: GenericRecord): InternalRow = {
+    val generic = Try(new AvroDeserializer(target).deserialize(rec))
+    val binary = Try(AvroFixtures.decodeBinary(target, rec))
+    def scala(row: InternalRow) = CatalystTypeConverters.createToScalaConverter(target)(row)
+    (generic, binary) match {
+      case (Success(g), Success(b)) => assert(scala(b) === scala(g))
+      case (Failure(g), Failure(b)) => assert(b.getClass === g.getClass && b.getMessage === g.getMessage)
+      case _ => fail(s"AvroDeserializer gave $generic but AvroRowDecoder $binary")
+    }
+    generic.get
+  }
+
+  private def read(fields: StructField*) = deserialize(StructType(fields), sample)
 
   test("a pruned, reordered target reads only its fields, nested ones included") {
     val row = read(
@@ -79,11 +97,10 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
     val twoCases = AvroSchemaConverter.parse("""{"type":"record","name":"c","fields":[
       |{"name":"Key","type":"string"},{"name":"key","type":"string"}]}""".stripMargin)
     val rec = record(twoCases, "Key" -> "upper", "key" -> "lower")
-    val exact = new AvroDeserializer(StructType(Seq(StructField("key", StringType), StructField("Key", StringType))))
-      .deserialize(rec)
+    val exact = deserialize(StructType(Seq(StructField("key", StringType), StructField("Key", StringType))), rec)
     assert(exact.getUTF8String(0).toString === "lower" && exact.getUTF8String(1).toString === "upper")
     val e = intercept[InvalidTableException](
-      new AvroDeserializer(StructType(Seq(StructField("KEY", StringType)))).deserialize(rec))
+      deserialize(StructType(Seq(StructField("KEY", StringType))), rec))
     assert(e.getMessage.contains("'KEY'") && e.getMessage.contains("Key, key"))
   }
 
@@ -122,7 +139,7 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
     val union = AvroSchemaConverter.parse(
       """{"type":"record","name":"u","fields":[{"name":"v","type":["int","string"]}]}""")
     val e = intercept[InvalidTableException](
-      new AvroDeserializer(StructType(Seq(StructField("v", StringType)))).deserialize(record(union, "v" -> 1)))
+      deserialize(StructType(Seq(StructField("v", StringType))), record(union, "v" -> 1)))
     assert(e.getMessage.contains("'v'") && e.getMessage.contains("union[int, string]"))
   }
 

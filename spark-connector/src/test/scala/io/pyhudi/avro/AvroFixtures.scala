@@ -11,6 +11,9 @@ import org.apache.avro.Schema
 import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord}
 import org.apache.avro.io.{DecoderFactory, EncoderFactory}
 
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.StructType
+
 import io.pyhudi.timeline.CommitMetadata
 
 /** Real schemas and records from the v6 corpus, and Avro binary round trips. */
@@ -70,4 +73,17 @@ object AvroFixtures {
     val decoder = DecoderFactory.get.binaryDecoder(out.toByteArray, null)
     new GenericDatumReader[GenericRecord](record.getSchema).read(null, decoder)
   }
+
+  /** Binary bytes of `record` under its own schema. */
+  def encode(record: GenericRecord): Array[Byte] = {
+    val out = new ByteArrayOutputStream()
+    val encoder = EncoderFactory.get.binaryEncoder(out, null)
+    new GenericDatumWriter[GenericRecord](record.getSchema).write(record, encoder)
+    encoder.flush()
+    out.toByteArray
+  }
+
+  /** `record` binary-encoded, then decoded into a row of `target` by [[AvroRowDecoder]]. */
+  def decodeBinary(target: StructType, record: GenericRecord): InternalRow =
+    new AvroRowDecoder(target).reader(record.getSchema)(DecoderFactory.get.binaryDecoder(encode(record), null))
 }

@@ -78,7 +78,7 @@ class AvroSerializerSuite extends AnyFunSuite {
         case (a, e) => a == e
       }, s"\n$actual\n!=\n$expected")
 
-  test("rows of every written type survive serialize, binary encoding and AvroDeserializer") {
+  test("rows of every written type survive serialize, binary encoding, AvroDeserializer and AvroRowDecoder") {
     val serializer = new AvroSerializer(struct, avroSchema)
     val deserializer = new AvroDeserializer(struct)
     Seq(full, nulls, small).foreach { row =>
@@ -86,6 +86,7 @@ class AvroSerializerSuite extends AnyFunSuite {
       assert(GenericData.get.validate(avroSchema, record))
       assertRowsEqual(toScala(deserializer.deserialize(viaBinary(record))), row)
       assertRowsEqual(toScala(deserializer.deserialize(record)), row)
+      assertRowsEqual(toScala(AvroFixtures.decodeBinary(struct, record)), row)
     }
   }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.merge
 
+import java.nio.charset.StandardCharsets.UTF_8
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
@@ -72,5 +74,33 @@ class LogRecordsSuite extends AnyFunSuite {
     assert(m.take(UTF8String.fromBytes(buffer, 2, 2)) == LogRecord(row("v"), null))
     assert(m.take(UTF8String.fromString("k1")) == null, "taken once")
     assert(m.take(UTF8String.fromString("other")) == null)
+  }
+
+  /** `key` as a slice of a larger buffer, as a column vector hands it out. */
+  private def sliced(key: String): UTF8String = {
+    val bytes = s"..$key..".getBytes(UTF_8)
+    UTF8String.fromBytes(bytes, 2, bytes.length - 4)
+  }
+
+  test("every logged key is taken once and no other key is, whatever the key's length") {
+    val records = new LogRecords(hasOrdering = false)
+    val logged = (0 until 20000 by 7).map(i => s"key-$i" + "x" * (i % 19))
+    logged.foreach(k => records.addRecord(k, InternalRow(UTF8String.fromString(k)), null))
+    val probed = (0 until 20000).map(i => s"key-$i" + "x" * (i % 19))
+    val found = probed.filter(k => records.take(sliced(k)) != null)
+    assert(found === logged)
+    assert(records.isEmpty)
+    assert(probed.forall(k => records.take(sliced(k)) == null))
+  }
+
+  test("keys added after a lookup are found") {
+    val records = new LogRecords(hasOrdering = false)
+    records.addRecord("a", InternalRow(UTF8String.fromString("a")), null)
+    assert(records.take(sliced("b")) == null)
+    records.addRecord("b", InternalRow(UTF8String.fromString("b")), null)
+    records.addDelete("c", None)
+    assert(records.take(sliced("b")).isInstanceOf[LogRecord])
+    assert(records.take(sliced("c")) == LogDelete(None))
+    assert(records.remainingRecords.map(_.getString(0)).toSeq === Seq("a"))
   }
 }
