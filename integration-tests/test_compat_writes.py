@@ -62,3 +62,29 @@ def test_upsert_delete_round_trip(spark: Any, tmp_path: Path, table_type: str) -
         assert instant is not None and (path / ".hoodie" / f"{instant}.commit").is_file()
         assert pyhudi_rows(spark, path, query_type="read_optimized") == got
         assert hudi_rs_rows(path) == got
+
+
+
+def test_record_keys_are_written_without_a_dictionary(spark: Any, tmp_path: Path) -> None:
+    """Record keys and sequence numbers are distinct in a file, so parquet's dictionary attempt
+    only costs time; pyhudi writes them plain. Keys repeat here (bulk_insert keeps duplicates),
+    which is the one case where a dictionary would have been kept, so the setting shows."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t"
+    opts = dict(OPTIONS, **{"hoodie.datasource.write.operation": "bulk_insert"})
+    df = spark.createDataFrame([Row(id=i % 4, city="sf", ts=i, v=f"v{i}") for i in range(400)])
+    df.write.format("pyhudi").options(**opts).save(str(path))
+    files = sorted(path.rglob("*.parquet"))
+    assert files
+    for f in files:
+        meta = pq.ParquetFile(f).metadata
+        names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+        for g in range(meta.num_row_groups):
+            chunks = {n: meta.row_group(g).column(i) for i, n in enumerate(names)}
+            for plain in ("_hoodie_record_key", "_hoodie_commit_seqno"):
+                assert not chunks[plain].has_dictionary_page, (f.name, plain, chunks[plain].encodings)
+            # the other columns keep parquet's default, a dictionary
+            assert chunks["_hoodie_partition_path"].has_dictionary_page
+            assert chunks["city"].has_dictionary_page
+    assert sorted(r[0] for r in hudi_rs_rows(path)) == sorted(i % 4 for i in range(400))

@@ -18,11 +18,25 @@ private[bloom] final class BloomRow private (
   def this(numHashes: Int, vectorSize: Int) =
     this(numHashes, vectorSize, new Array[Byte](BloomRow.numBytes(vectorSize)))
 
-  def set(positions: Array[Int]): Unit =
-    positions.foreach(p => bits(p >>> 3) = (bits(p >>> 3) | (1 << (p & 7))).toByte)
+  // While loops: foreach over an Array[Int] boxes every position, and a key has ~30 of them.
+  def set(positions: Array[Int]): Unit = {
+    var i = 0
+    while (i < positions.length) {
+      val p = positions(i)
+      bits(p >>> 3) = (bits(p >>> 3) | (1 << (p & 7))).toByte
+      i += 1
+    }
+  }
 
-  def containsAll(positions: Array[Int]): Boolean =
-    positions.forall(p => (bits(p >>> 3) & (1 << (p & 7))) != 0)
+  def containsAll(positions: Array[Int]): Boolean = {
+    var i = 0
+    while (i < positions.length) {
+      val p = positions(i)
+      if ((bits(p >>> 3) & (1 << (p & 7))) == 0) return false
+      i += 1
+    }
+    true
+  }
 
   def write(out: DataOutputStream): Unit = {
     BloomRow.writeHeader(out, numHashes, vectorSize)

@@ -19,6 +19,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetWriteSupport}
 import org.apache.spark.sql.types.StructType
 
+import io.pyhudi.schema.MetaFields
 import io.pyhudi.storage.SerializableConfiguration
 import io.pyhudi.write.handle.{BaseFileWriter, BaseFileWriterFactory}
 
@@ -50,8 +51,17 @@ object ParquetWriterShim {
     c.set("spark.sql.parquet.fieldId.write.enabled", "false")
     c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
     c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
-    new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize)
+    new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize,
+      UniqueMetaFields.filter(schema.fieldNames.contains))
   }
+
+  /**
+   * Meta columns with a distinct value in every row. A dictionary never pays for them: parquet
+   * tries one until it outgrows its page and falls back to plain, and the tries (hashing and
+   * comparing every key into the dictionary) cost more than writing the column; readers then
+   * decode the dictionary-encoded part of the record key column value by value.
+   */
+  private val UniqueMetaFields = Seq(MetaFields.CommitSeqNo, MetaFields.RecordKey)
 
   /** True when Spark's standard layout would store some decimal (at any depth) as an integer. */
   private[shims] def hasIntegerDecimal(t: org.apache.spark.sql.types.DataType): Boolean = {
@@ -66,17 +76,17 @@ object ParquetWriterShim {
   }
 
   private final class Factory(conf: SerializableConfiguration, codec: String, blockSize: Long,
-      pageSize: Int) extends BaseFileWriterFactory {
+      pageSize: Int, plainColumns: Seq[String]) extends BaseFileWriterFactory {
     override def open(path: String): BaseFileWriter = {
       val support = new FooterWriteSupport
       val file = new RawOutputFile(new Path(path), conf.value)
-      val writer = new Builder(file, support)
+      val builder = new Builder(file, support)
         .withConf(conf.value)
         .withWriteMode(ParquetFileWriter.Mode.CREATE)
         .withCompressionCodec(CompressionCodecName.fromConf(codec.toUpperCase(Locale.ROOT)))
         .withRowGroupSize(blockSize)
         .withPageSize(pageSize)
-        .build()
+      val writer = plainColumns.foldLeft(builder)((b, c) => b.withDictionaryEncoding(c, false)).build()
       new Writer(writer, support, path, conf)
     }
   }
