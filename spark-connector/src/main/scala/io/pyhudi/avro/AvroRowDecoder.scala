@@ -17,9 +17,13 @@ import org.apache.spark.unsafe.types.UTF8String
 import io.pyhudi.errors.Errors
 
 /**
- * [[AvroDeserializer]]'s rows (same field matching, widening and errors), decoded straight from
- * Avro binary datums: log replay reads every record of a slice's log blocks, and going through a
- * GenericRecord first spent most of that time building objects it then took apart. Scalars are
+ * Converts Avro binary datums into Catalyst rows of `target`, whatever schema wrote them: each
+ * target field is looked up in the writer schema by name (case-sensitive first, then
+ * case-insensitive), nested records included. Fields the writer lacks read as null, writer fields
+ * the target lacks are skipped, and values are widened where schema evolution allows
+ * ([[AvroValueConverters]]). Datums are decoded straight into rows: log replay reads every record
+ * of a slice's log blocks, and going through a GenericRecord first spent most of that time
+ * building objects it then took apart. Scalars are
  * read into the row; nested records, arrays and maps go through Avro's generic reader for that
  * field alone. Every row is new and shares nothing with the decoder. Not thread-safe.
  */
@@ -31,7 +35,8 @@ final class AvroRowDecoder(target: StructType) {
 
   /**
    * The function that decodes one datum written with `writer` into a row of `target`.
-   * @throws io.pyhudi.errors.InvalidTableException as [[AvroDeserializer.deserialize]] does
+   * @throws io.pyhudi.errors.InvalidTableException when a matched field's writer type cannot be
+   *   read as its target type, or the writer schema holds an unsupported union
    */
   def reader(writer: Schema): BinaryDecoder => InternalRow = {
     if (writer ne lastWriter) {

@@ -18,7 +18,7 @@ import io.pyhudi.errors.Errors
 
 /**
  * Converts Catalyst rows of `sparkSchema` into Avro records of `avroSchema`, the inverse of
- * [[AvroDeserializer]] for the schemas [[SparkToAvro]] produces (meta fields included). Fields
+ * [[AvroRowDecoder]] for the schemas [[SparkToAvro]] produces (meta fields included). Fields
  * are matched by name; `["null", T]` unions take null or the T branch. Byte and short columns
  * become Avro ints, strings `Utf8`, binaries `ByteBuffer`, decimals big-endian two's complement
  * unscaled values (`fixed` sign-padded to its size, or `bytes`), dates days, timestamps

@@ -98,7 +98,7 @@ final class LogRecords(hasOrdering: Boolean) {
   }
 
   /** Removes and returns the entry of `key`. */
-  def take(key: String): Option[LogEntry] = Option(entries.remove(UTF8String.fromString(key)))
+  def take(key: String): Option[LogEntry] = Option(take(UTF8String.fromString(key)))
 
   /** Removes and returns the entry of `key` (null when none); `key` may be a reader's reused buffer. */
   def take(key: UTF8String): LogEntry =

@@ -83,6 +83,13 @@ object AvroFixtures {
     out.toByteArray
   }
 
+  /**
+   * A decoded record as a row of `target`, through the converters [[AvroRowDecoder]] uses for
+   * fields it reads with Avro's generic reader: the reference the binary path is checked against.
+   */
+  def toRow(target: StructType, record: GenericRecord): InternalRow =
+    AvroValueConverters.record(record.getSchema, target, "")(record)
+
   /** `record` binary-encoded, then decoded into a row of `target` by [[AvroRowDecoder]]. */
   def decodeBinary(target: StructType, record: GenericRecord): InternalRow =
     new AvroRowDecoder(target).reader(record.getSchema)(DecoderFactory.get.binaryDecoder(encode(record), null))

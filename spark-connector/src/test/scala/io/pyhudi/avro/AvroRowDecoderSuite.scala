@@ -6,7 +6,7 @@ import org.apache.avro.io.DecoderFactory
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
-/** What [[AvroRowDecoder]] adds to the rules it shares with AvroDeserializer (tested there). */
+/** What [[AvroRowDecoder]] adds to the rules it shares with the converters (both checked in AvroRowsEvolutionSuite). */
 class AvroRowDecoderSuite extends AnyFunSuite {
 
   private val older = AvroSchemaConverter.parse(

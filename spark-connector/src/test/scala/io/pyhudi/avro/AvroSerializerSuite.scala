@@ -78,14 +78,13 @@ class AvroSerializerSuite extends AnyFunSuite {
         case (a, e) => a == e
       }, s"\n$actual\n!=\n$expected")
 
-  test("rows of every written type survive serialize, binary encoding, AvroDeserializer and AvroRowDecoder") {
+  test("rows of every written type survive serialize, binary encoding, the converters and AvroRowDecoder") {
     val serializer = new AvroSerializer(struct, avroSchema)
-    val deserializer = new AvroDeserializer(struct)
     Seq(full, nulls, small).foreach { row =>
       val record = serializer.serialize(toCatalyst(row))
       assert(GenericData.get.validate(avroSchema, record))
-      assertRowsEqual(toScala(deserializer.deserialize(viaBinary(record))), row)
-      assertRowsEqual(toScala(deserializer.deserialize(record)), row)
+      assertRowsEqual(toScala(AvroFixtures.toRow(struct, viaBinary(record))), row)
+      assertRowsEqual(toScala(AvroFixtures.toRow(struct, record)), row)
       assertRowsEqual(toScala(AvroFixtures.decodeBinary(struct, record)), row)
     }
   }
@@ -122,7 +121,7 @@ class AvroSerializerSuite extends AnyFunSuite {
     val direct = new AvroSerializer(st, schema).serialize(row)
     assert(direct.get("s").isInstanceOf[org.apache.avro.util.Utf8])
     assert(direct.get("bin").asInstanceOf[ByteBuffer].array.sameElements(Array[Byte](9)))
-    val back = new AvroDeserializer(st).deserialize(rec)
+    val back = AvroFixtures.toRow(st, rec)
     assert(back.getDecimal(0, 20, 4).toJavaBigDecimal == new JBigDecimal("-0.0001"))
     assert(back.getByte(1) == -3)
   }

@@ -15,7 +15,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.schema.{MetaFields, TableSchemaResolver}
 
-class AvroDeserializerSuite extends AnyFunSuite {
+/** Corpus records as rows: every type, nulls, and the real log block records. */
+class AvroRowsSuite extends AnyFunSuite {
 
   private val schema = AvroFixtures.nonPartitionedSchema
   private val struct = AvroSchemaConverter.toStructType(schema)
@@ -85,18 +86,18 @@ class AvroDeserializerSuite extends AnyFunSuite {
   }
 
   test("every type of the real table schema converts from a hand-built record") {
-    checkFullRow(new AvroDeserializer(struct).deserialize(fullRecord))
+    checkFullRow(AvroFixtures.toRow(struct, fullRecord))
   }
 
   test("every type converts from a decoded record (Utf8, ByteBuffer, GenericData.Array)") {
     val decoded = AvroFixtures.roundTrip(fullRecord)
     assert(decoded.get("name").isInstanceOf[org.apache.avro.util.Utf8])
-    checkFullRow(new AvroDeserializer(struct).deserialize(decoded))
+    checkFullRow(AvroFixtures.toRow(struct, decoded))
   }
 
   test("null fields, including containers and nested records, read as null") {
     val empty = AvroFixtures.roundTrip(record(schema))
-    val row = new AvroDeserializer(struct).deserialize(empty)
+    val row = AvroFixtures.toRow(struct, empty)
     assert((0 until struct.size).forall(row.isNullAt))
   }
 
@@ -106,7 +107,7 @@ class AvroDeserializerSuite extends AnyFunSuite {
     val table = TableSchemaResolver.withMetaFields(AvroSchemaConverter.toStructType(AvroSchemaConverter.parse(commit)),
       populateMetaFields = true)
     val target = StructType(Seq("fare", MetaFields.RecordKey, "rider", MetaFields.CommitSeqNo, "ts").map(table(_)))
-    val row = new AvroDeserializer(target).deserialize(records.head)
+    val row = AvroFixtures.toRow(target, records.head)
     assert(records.size === 1)
     assert(row.getDouble(0) === 25.0)
     assert(row.getUTF8String(1).toString === "9909a8b1-2d15-4d3d-8ec9-efc48c536a00")
@@ -142,7 +143,7 @@ class AvroDeserializerSuite extends AnyFunSuite {
     assert(target.map(_.dataType) === Seq(TimestampType, TimestampType, TimestampNTZType, TimestampNTZType,
       DateType, StringType, DecimalType(5, 2), DecimalType(38, 10), DecimalType(30, 3)))
     for (r <- Seq(rec, AvroFixtures.roundTrip(rec))) {
-      val row = new AvroDeserializer(target).deserialize(r)
+      val row = AvroFixtures.toRow(target, r)
       assert(row.getLong(0) === 1700000000123000L)
       assert(row.getLong(1) === 1700000000123456L)
       assert(row.getLong(2) === -1000L && row.getLong(3) === 42L)

@@ -19,7 +19,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import io.pyhudi.errors.InvalidTableException
 
 /** Reading records whose writer schema differs from the requested one. */
-class AvroDeserializerEvolutionSuite extends AnyFunSuite {
+class AvroRowsEvolutionSuite extends AnyFunSuite {
 
   private val writer = AvroSchemaConverter.parse(
     """{"type":"record","name":"r","fields":[
@@ -55,17 +55,17 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
       "extra" -> "ignored"))
 
   /**
-   * [[AvroDeserializer]]'s row of `rec`, checked against [[AvroRowDecoder]]'s decoding of the
+   * The converters' row of the decoded `rec`, checked against [[AvroRowDecoder]]'s decoding of the
    * record's binary form: the same values, or the same error.
    */
   private def deserialize(target: StructType, rec: GenericRecord): InternalRow = {
-    val generic = Try(new AvroDeserializer(target).deserialize(rec))
+    val generic = Try(AvroFixtures.toRow(target, rec))
     val binary = Try(AvroFixtures.decodeBinary(target, rec))
     def scala(row: InternalRow) = CatalystTypeConverters.createToScalaConverter(target)(row)
     (generic, binary) match {
       case (Success(g), Success(b)) => assert(scala(b) === scala(g))
       case (Failure(g), Failure(b)) => assert(b.getClass === g.getClass && b.getMessage === g.getMessage)
-      case _ => fail(s"AvroDeserializer gave $generic but AvroRowDecoder $binary")
+      case _ => fail(s"the converters gave $generic but AvroRowDecoder $binary")
     }
     generic.get
   }
@@ -143,16 +143,16 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
     assert(e.getMessage.contains("'v'") && e.getMessage.contains("union[int, string]"))
   }
 
-  test("one deserializer serves records of several writer schemas") {
+  test("records of several writer schemas read into one target") {
     val older = AvroSchemaConverter.parse(
       """{"type":"record","name":"r","fields":[{"name":"id","type":"int"}]}""")
     val newer = AvroSchemaConverter.parse(
       """{"type":"record","name":"r","fields":[{"name":"name","type":"string"},{"name":"id","type":"long"}]}""")
-    val reader = new AvroDeserializer(StructType(Seq(StructField("id", LongType), StructField("name", StringType))))
+    val target = StructType(Seq(StructField("id", LongType), StructField("name", StringType)))
     for (_ <- 1 to 2) {
-      val a = reader.deserialize(record(older, "id" -> 1))
+      val a = deserialize(target, record(older, "id" -> 1))
       assert(a.getLong(0) === 1L && a.isNullAt(1))
-      val b = reader.deserialize(record(newer, "name" -> "n", "id" -> 2L))
+      val b = deserialize(target, record(newer, "name" -> "n", "id" -> 2L))
       assert(b.getLong(0) === 2L && b.getUTF8String(1).toString === "n")
     }
   }
@@ -169,12 +169,12 @@ class AvroDeserializerEvolutionSuite extends AnyFunSuite {
       out.toByteArray
     }
     val datumReader = new GenericDatumReader[GenericRecord](s)
-    val reader = new AvroDeserializer(StructType(Seq(StructField("t", StringType), StructField("b", BinaryType))))
+    val target = StructType(Seq(StructField("t", StringType), StructField("b", BinaryType)))
     val reused = datumReader.read(null, DecoderFactory.get.binaryDecoder(encode("first-value"), null))
-    val first = reader.deserialize(reused)
+    val first = AvroFixtures.toRow(target, reused)
     val again = datumReader.read(reused, DecoderFactory.get.binaryDecoder(encode("second"), null))
     assert(again eq reused)
-    val second = reader.deserialize(again)
+    val second = AvroFixtures.toRow(target, again)
     assert(first.getUTF8String(0).toString === "first-value" && new String(first.getBinary(1), UTF_8) === "first-value")
     assert(second.getUTF8String(0).toString === "second" && new String(second.getBinary(1), UTF_8) === "second")
   }
