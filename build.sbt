@@ -31,6 +31,7 @@ lazy val connector = (project in file("spark-connector"))
     Test / javaOptions ++= Seq(
       "-Xmx2g",
       "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED", // Kryo, as Spark's launcher opens it
       "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
       "--add-opens=java.base/java.util=ALL-UNNAMED",

@@ -61,3 +61,68 @@ def test_spark_submit_reads_table(corpus, tmp_path, jar_arg):
     counts = [line for line in done.stdout.splitlines() if line.startswith("PYHUDI_ROW_COUNT=")]
     expected = len(harness.load_expected(TABLE)["snapshot"])
     assert counts == [f"PYHUDI_ROW_COUNT={expected}"], done.stdout
+
+
+WRITE_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    base = sys.argv[1]
+    rows = [(i, f"day{i % 3}", i) for i in range(60)]
+    # Three versions of key 7 in one batch: the largest ts wins.
+    update = [(i, f"day{i % 3}", 1000 + i) for i in range(0, 60, 2)] + [(7, "day1", 5), (7, "day1", 2000)]
+    for table_type, index in [("COPY_ON_WRITE", "BLOOM"), ("MERGE_ON_READ", "BUCKET")]:
+        path = f"{base}/{table_type}_{index}"
+        opts = {
+            "hoodie.table.name": "kryo_" + index.lower(),
+            "hoodie.datasource.write.table.type": table_type,
+            "hoodie.datasource.write.recordkey.field": "id",
+            "hoodie.datasource.write.partitionpath.field": "day",
+            "hoodie.datasource.write.precombine.field": "ts",
+            "hoodie.index.type": index,
+            "hoodie.bucket.index.num.buckets": "2",
+        }
+        for op, data in [("bulk_insert", rows), ("upsert", update)]:
+            df = spark.createDataFrame(data, "id long, day string, ts long").repartition(3)
+            df.write.format("pyhudi").options(**opts).option("hoodie.datasource.write.operation", op) \\
+                .mode("append").save(path)
+        got = sorted((r.id, r.ts) for r in spark.read.format("pyhudi").load(path).collect())
+        print(f"PYHUDI_ROWS {table_type} {index} {got}")
+    spark.stop()
+    """
+)
+
+
+def test_spark_submit_writes_under_the_kryo_serializer(tmp_path):
+    """Writes ship their handle context to the tasks in a broadcast (ExecutorShared): it must
+    work under Kryo, the serializer Apache Hudi's users configure, with the jar from --jars."""
+    script = tmp_path / "write_rows.py"
+    script.write_text(WRITE_SCRIPT)
+    env = dict(
+        os.environ,
+        SPARK_HOME=str(Path(pyspark.__file__).parent),
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+    )
+    command = [
+        str(_spark_submit()),
+        "--master", "local[2]",
+        "--conf", "spark.ui.enabled=false",
+        "--conf", "spark.sql.shuffle.partitions=2",
+        "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+        "--jars", pyhudi.jar_path(),
+        str(script),
+        str(tmp_path / "tables"),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, f"spark-submit failed:\n{done.stderr[-4000:]}"
+    latest = {i: 1000 + i if i % 2 == 0 else i for i in range(60)}
+    latest[7] = 2000
+    want = str(sorted(latest.items()))
+    lines = [line for line in done.stdout.splitlines() if line.startswith("PYHUDI_ROWS ")]
+    assert lines == [
+        f"PYHUDI_ROWS COPY_ON_WRITE BLOOM {want}",
+        f"PYHUDI_ROWS MERGE_ON_READ BUCKET {want}",
+    ], done.stdout

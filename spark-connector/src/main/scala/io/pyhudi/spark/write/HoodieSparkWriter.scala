@@ -179,15 +179,16 @@ object HoodieSparkWriter {
     }
 
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]]()
-    lazy val keyed = {
-      // A partial-column write orders its records by its column group's column, if any.
-      val ordering = partial.map(_.orderingField).getOrElse(spec.precombineField)
-      val all =
-        IncomingRecords.keyed(IncomingRecords(df, spec, tableData, ordering), spec.isGlobalIndex)
-      val once = if (spec.combine) IncomingRecords.deduplicate(all, ordering.isDefined) else all
-      cached += once
-      once.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
+    // A partial-column write orders its records by its column group's column, if any.
+    val ordering = partial.map(_.orderingField).getOrElse(spec.precombineField)
+    def persisted[T](rdd: RDD[T]): RDD[T] = {
+      cached += rdd
+      rdd.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
     }
+    lazy val identified =
+      IncomingRecords.keyed(IncomingRecords(df, spec, tableData, ordering), spec.isGlobalIndex)
+    lazy val keyed =
+      persisted(if (spec.combine) IncomingRecords.deduplicate(identified, ordering.isDefined) else identified)
     lazy val records = keyed.values
     // Optimistic concurrency control: the keys this write inserts, checked at commit against
     // what concurrent commits inserted (two inserts of one new key into different file groups).
@@ -225,8 +226,9 @@ object HoodieSparkWriter {
           }
           val (tagged, plan, inserts) =
             if (bucketed) {
-              val (t, p, _) = bucketPlan(records, spec, table, fresh = true)
-              (t, p, tagging(t).inserts)
+              val (p, _, locate) = bucketPlan(records, spec, table, fresh = true)
+              // every bucketed record has its group: none is an insert
+              (records.map(r => (r, Option(locate(r.partitionPath, r.key)))), p, Map.empty[String, Long])
             } else {
               val t = records.map(r => (r, Option.empty[Location]))
               val counts = tagging(t).inserts
@@ -236,13 +238,18 @@ object HoodieSparkWriter {
           (WriteExecution.run(tagged, plan, ctx, rollover = true), old.replacedFileIds)
 
         case WritePath.Buckets(appendsLogs) =>
-          val (tagged, plan, files) = bucketPlan(records, spec, table, fresh = false)
+          // Records are not de-duplicated ahead: the plan's pass reads them as they come, then
+          // one shuffle de-duplicates them and routes them to their buckets.
+          val input = persisted(identified)
+          val (plan, files, locate) = bucketPlan(input.values, spec, table, fresh = false)
           rejectUnderClustering(table, txn.instantTime, plan)
-          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), tagging(tagged).inserts))
+          // Every bucketed record has its group: the profile lists no unlocated inserts.
+          txn.start(Commits.workload(op, plan.buckets.filterNot(_.isNew), Map.empty))
           checkEarly(txn, plan, concurrency, bucketed = true, partial.isDefined)
           val appends =
             if (appendsLogs) AppendTarget.plan(plan, files, everyGroupLogs = true) else Map.empty[Int, AppendTarget]
-          (WriteExecution.run(tagged, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
+          val byBucket = WriteExecution.toBuckets(input, plan, locate, spec.combine, ordering.isDefined)
+          (WriteExecution.write(byBucket, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
 
         case WritePath.Indexed(lookup, packsSmallFiles, allPartitions, appendsLogs) =>
           val partitions = records.map(_.partitionPath).distinct().collect().toSeq
@@ -329,14 +336,20 @@ object HoodieSparkWriter {
 
   /** BUCKET index: the file group follows from the key (write.plan.BucketRouting), no lookup. */
   private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable, fresh: Boolean)
-      : (RDD[(WriteRecord, Option[Location])], WritePlan, TableFiles) = {
+      : (WritePlan, TableFiles, (String, String) => Location) = {
     val n = spec.bucketNum
     val fields = spec.bucketHashFields
-    val keyed = records.map(r => ((r.partitionPath, BucketIdentifier.bucketId(r.key, fields, n)), r))
-    val groups = keyed.keys.distinct().collect().toSeq
+    def group(partitionPath: String, key: String) = (partitionPath, BucketIdentifier.bucketId(key, fields, n))
+    // The groups a write touches are few (partitions x buckets): each task gathers its own set
+    // and the driver joins them, where a distinct() would shuffle and combine one entry per record.
+    val groups = records.mapPartitions { it =>
+      val seen = scala.collection.mutable.HashSet.empty[(String, Int)]
+      it.foreach(r => seen += group(r.partitionPath, r.key))
+      Iterator.single(seen.toArray)
+    }.collect().flatten.distinct.toSeq
     val files = TableFiles.load(table, Some(groups.map(_._1).distinct))
     val (plan, locations) = BucketRouting.plan(groups, files.all, fresh)
-    (keyed.map { case (g, r) => (r, Some(locations(g))) }, plan, files)
+    (plan, files, (partitionPath, key) => locations(group(partitionPath, key)))
   }
 
   private def commit(txn: WriteTransaction, results: Seq[HandleResult], schemaJson: String,

@@ -41,29 +41,64 @@ object WriteExecution {
     }
     val byBucket = new org.apache.spark.rdd.ShuffledRDD[Int, WriteRecord, WriteRecord](routed,
       new BucketPartitioner(plan.numBuckets)).setSerializer(RecordSerializer(routed.sparkContext.getConf))
-    byBucket.mapPartitionsWithIndex { (i, it) =>
-      val bucket = plan.buckets(i)
-      val records = it.map(_._2)
-      bucket.base match {
-        case Some(base) if records.hasNext && appends.contains(i) =>
-          val t = appends(i)
-          val handle = new AppendHandle(ctx, bucket.partitionPath, bucket.fileId, t.baseInstant,
-            t.baseFileName, t.nextLogVersion, writeToken(), i)
-          records.foreach(handle.add)
-          handle.write().iterator
-        case Some(base) if records.hasNext =>
-          val handle = new MergeHandle(ctx, base, bucket.partitionPath, writeToken(), i)
-          records.foreach(handle.add)
-          Iterator.single(handle.write())
-        case Some(_) => Iterator.empty
-        case None =>
-          val handle = new CreateHandle(ctx, bucket.partitionPath, bucket.fileId, writeToken(), i, rollover)
-          try {
-            records.filterNot(_.isDelete).foreach(handle.write)
-            handle.close().iterator
-          } catch { case e: Throwable => handle.abort(); throw e }
-      }
-    }.collect().toSeq
+    write(byBucket.map(_._2), plan, ctx, rollover, appends)
+  }
+
+  /**
+   * BUCKET index: each record goes to the bucket of its key's file group (`locate` of its
+   * partition path and key); with `combine`, the same shuffle keeps one record per key.
+   * @return the records by bucket: partition i holds bucket i's
+   */
+  def toBuckets(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], plan: WritePlan,
+      locate: (String, String) => Location, combine: Boolean, hasOrdering: Boolean): RDD[WriteRecord] = {
+    // The identity of a non-global index, which the bucket index is, is (partition path, key).
+    val partitioner = new KeyedBucketPartitioner(plan, locate)
+    if (combine) IncomingRecords.deduplicate(keyed, hasOrdering, partitioner).values
+    else new org.apache.spark.rdd.ShuffledRDD[IncomingRecords.Identity, WriteRecord, WriteRecord](keyed, partitioner)
+      .setSerializer(RecordSerializer(keyed.sparkContext.getConf)).values
+  }
+
+  private final class KeyedBucketPartitioner(plan: WritePlan, locate: (String, String) => Location)
+      extends Partitioner {
+    override def numPartitions: Int = math.max(1, plan.numBuckets)
+    override def getPartition(key: Any): Int = {
+      val (partitionPath, recordKey) = key.asInstanceOf[IncomingRecords.Identity]
+      plan.bucketForUpdate(locate(partitionPath, recordKey))
+    }
+  }
+
+  /**
+   * Writes records already split by bucket (partition i holds bucket i's records): a bucket
+   * with a base file is merged into (or, in `appends`, gets a log file), a new one is created.
+   */
+  def write(byBucket: RDD[WriteRecord], plan: WritePlan, ctx: HandleContext, rollover: Boolean,
+      appends: Map[Int, AppendTarget]): Seq[HandleResult] = {
+    if (plan.numBuckets == 0) return Nil
+    val shared = ExecutorShared(byBucket.sparkContext, ctx)
+    try byBucket.mapPartitionsWithIndex { (i, records) =>
+        val ctx = shared.value.value
+        val bucket = plan.buckets(i)
+        bucket.base match {
+          case Some(base) if records.hasNext && appends.contains(i) =>
+            val t = appends(i)
+            val handle = new AppendHandle(ctx, bucket.partitionPath, bucket.fileId, t.baseInstant,
+              t.baseFileName, t.nextLogVersion, writeToken(), i)
+            records.foreach(handle.add)
+            handle.write().iterator
+          case Some(base) if records.hasNext =>
+            val handle = new MergeHandle(ctx, base, bucket.partitionPath, writeToken(), i)
+            records.foreach(handle.add)
+            Iterator.single(handle.write())
+          case Some(_) => Iterator.empty
+          case None =>
+            val handle = new CreateHandle(ctx, bucket.partitionPath, bucket.fileId, writeToken(), i, rollover)
+            try {
+              records.filterNot(_.isDelete).foreach(handle.write)
+              handle.close().iterator
+            } catch { case e: Throwable => handle.abort(); throw e }
+        }
+      }.collect().toSeq
+    finally shared.destroy()
   }
 
   /**
@@ -72,31 +107,35 @@ object WriteExecution {
    * path changes, as Spark's partitioned writer does; a path seen again starts another file
    * group. Otherwise a task keeps a file open per partition path.
    */
-  def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext, clustered: Boolean): Seq[HandleResult] =
-    records.mapPartitionsWithIndex { (i, it) =>
-      val open = mutable.LinkedHashMap.empty[String, CreateHandle]
-      val done = mutable.ArrayBuffer.empty[HandleResult]
-      val token = writeToken()
-      var lastPath: String = null
-      var last: CreateHandle = null
-      def handle(path: String): CreateHandle = if (path == lastPath) last
-      else {
-        lastPath = path
-        last = open.getOrElse(path, {
-            if (clustered) {
-              open.values.foreach(done ++= _.close())
-              open.clear()
-            }
-            val h = new CreateHandle(ctx, path, s"${UUID.randomUUID()}-0", token, i)
-            open(path) = h
-            h
-          })
-        last
-      }
-      try {
-        it.foreach(r => if (!r.isDelete) handle(r.partitionPath).write(r))
-        open.values.foreach(done ++= _.close())
-        done.iterator
-      } catch { case e: Throwable => open.values.foreach(_.abort()); throw e }
-    }.collect().toSeq
+  def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext, clustered: Boolean): Seq[HandleResult] = {
+    val shared = ExecutorShared(records.sparkContext, ctx)
+    try records.mapPartitionsWithIndex { (i, it) =>
+        val ctx = shared.value.value
+        val open = mutable.LinkedHashMap.empty[String, CreateHandle]
+        val done = mutable.ArrayBuffer.empty[HandleResult]
+        val token = writeToken()
+        var lastPath: String = null
+        var last: CreateHandle = null
+        def handle(path: String): CreateHandle = if (path == lastPath) last
+        else {
+          lastPath = path
+          last = open.getOrElse(path, {
+              if (clustered) {
+                open.values.foreach(done ++= _.close())
+                open.clear()
+              }
+              val h = new CreateHandle(ctx, path, s"${UUID.randomUUID()}-0", token, i)
+              open(path) = h
+              h
+            })
+          last
+        }
+        try {
+          it.foreach(r => if (!r.isDelete) handle(r.partitionPath).write(r))
+          open.values.foreach(done ++= _.close())
+          done.iterator
+        } catch { case e: Throwable => open.values.foreach(_.abort()); throw e }
+      }.collect().toSeq
+    finally shared.destroy()
+  }
 }
