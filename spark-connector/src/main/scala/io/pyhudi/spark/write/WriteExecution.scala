@@ -68,6 +68,18 @@ object WriteExecution {
   }
 
   /**
+   * Ends a job that read `ctx` through `shared`. Until then the driver's own `ctx` must stay
+   * reachable: the task closure no longer holds it, and its base file reader holds Spark's
+   * broadcast of the Hadoop configuration, which Spark's context cleaner removes as soon as the
+   * driver drops its last reference (tasks then fail to read the broadcast).
+   */
+  private def release(shared: org.apache.spark.broadcast.Broadcast[ExecutorShared[HandleContext]],
+      ctx: HandleContext): Unit = {
+    shared.destroy()
+    java.lang.ref.Reference.reachabilityFence(ctx)
+  }
+
+  /**
    * Writes records already split by bucket (partition i holds bucket i's records): a bucket
    * with a base file is merged into (or, in `appends`, gets a log file), a new one is created.
    */
@@ -98,7 +110,7 @@ object WriteExecution {
             } catch { case e: Throwable => handle.abort(); throw e }
         }
       }.collect().toSeq
-    finally shared.destroy()
+    finally release(shared, ctx)
   }
 
   /**
@@ -136,6 +148,6 @@ object WriteExecution {
           done.iterator
         } catch { case e: Throwable => open.values.foreach(_.abort()); throw e }
       }.collect().toSeq
-    finally shared.destroy()
+    finally release(shared, ctx)
   }
 }
