@@ -28,6 +28,16 @@ SCRIPT = textwrap.dedent(
 )
 
 
+def _submit_env() -> dict:
+    """The environment of a spark-submit that runs the pyspark and Python of this test session."""
+    return dict(
+        os.environ,
+        SPARK_HOME=str(Path(pyspark.__file__).parent),  # the pyspark of sys.executable
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+    )
+
+
 def _spark_submit() -> Path:
     path = Path(pyspark.__file__).parent / "bin" / "spark-submit"
     if not path.is_file():
@@ -41,12 +51,7 @@ def test_spark_submit_reads_table(corpus, tmp_path, jar_arg):
     script.write_text(SCRIPT)
     jar = pyhudi.jar_path()
     jar_args = ["--jars", jar] if jar_arg == "--jars" else ["--conf", f"spark.jars={jar}"]
-    env = dict(
-        os.environ,
-        SPARK_HOME=str(Path(pyspark.__file__).parent),  # the pyspark of sys.executable
-        PYSPARK_PYTHON=sys.executable,
-        PYSPARK_DRIVER_PYTHON=sys.executable,
-    )
+    env = _submit_env()
     command = [
         str(_spark_submit()),
         "--master", "local[1]",
@@ -100,12 +105,7 @@ def test_spark_submit_writes_under_the_kryo_serializer(tmp_path):
     work under Kryo, the serializer Apache Hudi's users configure, with the jar from --jars."""
     script = tmp_path / "write_rows.py"
     script.write_text(WRITE_SCRIPT)
-    env = dict(
-        os.environ,
-        SPARK_HOME=str(Path(pyspark.__file__).parent),
-        PYSPARK_PYTHON=sys.executable,
-        PYSPARK_DRIVER_PYTHON=sys.executable,
-    )
+    env = _submit_env()
     command = [
         str(_spark_submit()),
         "--master", "local[2]",
