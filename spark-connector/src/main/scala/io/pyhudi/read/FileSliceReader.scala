@@ -29,31 +29,31 @@ final class FileSliceReader(
     readParquetLog: Array[Byte] => Iterator[InternalRow]) {
 
   def read(slice: FileSlice): Iterator[InternalRow] = {
-    val logs = replayLogs(slice)
+    val merger = this.merger(slice)
     val base = if (slice.baseFile.isDefined) readBase() else Iterator.empty
-    if (logs.isEmpty) return base
-    new Merged(base, logs) ++ logs.remainingRecords(stitching)
+    if (merger.isEmpty) return base
+    new Merged(base, merger) ++ merger.remaining
   }
 
-  /** The base rows with their log entries applied: a row per base row, less the deleted ones. */
-  private final class Merged(base: Iterator[InternalRow], logs: LogRecords) extends Iterator[InternalRow] {
+  /** The slice's log blocks replayed, to apply to its base rows as the caller reads them. */
+  def merger(slice: FileSlice): SliceMerger = new SliceMerger(replayLogs(slice))
+
+  /**
+   * Applies a slice's log entries to its base rows, each once: a key's entry is consumed by the
+   * base row that holds the key, and [[remaining]] then yields the entries of the other keys.
+   */
+  final class SliceMerger private[FileSliceReader] (logs: LogRecords) {
     private val eventTime = ctx.mergeMode == MergeMode.EventTime
-    private var nextRow: InternalRow = _
 
-    override def hasNext: Boolean = {
-      while (nextRow == null && base.hasNext) nextRow = merge(base.next())
-      nextRow != null
-    }
+    /** True when no visible log block holds a record or delete: the base rows are the slice. */
+    def isEmpty: Boolean = logs.isEmpty
 
-    override def next(): InternalRow = {
-      if (!hasNext) throw new NoSuchElementException("end of the merged file slice")
-      val r = nextRow
-      nextRow = null
-      r
-    }
-
-    /** The row to emit for `row`, or null when a log delete removes it. */
-    private def merge(row: InternalRow): InternalRow = {
+    /**
+     * The row to emit for base row `row`: `row` itself (the same object) when no log entry
+     * changes it, null when a log delete removes it, otherwise the log's row or a row stitched
+     * from both.
+     */
+    def apply(row: InternalRow): InternalRow = {
       val key = ctx.keyBytesOf(row)
       if (key == null) return row
       logs.take(key) match {
@@ -66,6 +66,26 @@ final class FileSliceReader(
             io.pyhudi.merge.OrderingValues.compare(ctx.orderingOf(row), ordering) > 0
           if (keepBase) row else logRow
       }
+    }
+
+    /** Log rows whose keys no base row held; read once the base rows are done. */
+    def remaining: Iterator[InternalRow] = logs.remainingRecords(stitching)
+  }
+
+  /** The base rows with their log entries applied: a row per base row, less the deleted ones. */
+  private final class Merged(base: Iterator[InternalRow], merger: SliceMerger) extends Iterator[InternalRow] {
+    private var nextRow: InternalRow = _
+
+    override def hasNext: Boolean = {
+      while (nextRow == null && base.hasNext) nextRow = merger(base.next())
+      nextRow != null
+    }
+
+    override def next(): InternalRow = {
+      if (!hasNext) throw new NoSuchElementException("end of the merged file slice")
+      val r = nextRow
+      nextRow = null
+      r
     }
   }
 

@@ -29,6 +29,10 @@ object ParquetReaderShim {
   def maxPartitionBytes(spark: SparkSession): Long =
     spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sessionState.conf.filesMaxPartitionBytes
 
+  /** Rows per columnar batch of Spark's vectorized parquet reader. */
+  def batchSize(spark: SparkSession): Int =
+    spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sessionState.conf.parquetVectorizedReaderBatchSize
+
   def supportBatch(spark: SparkSession, schema: StructType): Boolean =
     new ParquetFileFormat().supportBatch(spark, schema)
 

@@ -6,6 +6,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
+import io.pyhudi.filegroup.FileSlice
 import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
@@ -13,25 +14,44 @@ import io.pyhudi.storage.{SerializableConfiguration, Storage}
 
 /**
  * Built on the driver, shipped to executors. Log-free slices stream straight from Spark's
- * parquet reader (columnar when the whole scan is); slices with log files go through
- * [[FileSliceReader]]. Rows leave in the requested schema, a prefix of the schemas read.
+ * parquet reader; slices with log files go through [[FileSliceReader]], as rows or, when the
+ * whole scan is columnar, as [[MergedBatches]]. Rows and batches leave in the requested schema,
+ * a prefix of the schemas read.
+ *
+ * @param mergeReader      rows of a base file (row scans) and of parquet log blocks, in the
+ *                         merge schema
+ * @param mergeBatchReader batches of a base file in the merge schema (columnar scans)
  */
 final class PyhudiReaderFactory(
     conf: SerializableConfiguration,
     ctx: SliceReadContext,
     baseReader: FileReader,
     mergeReader: FileReader,
+    mergeBatchReader: FileReader,
     baseSchema: StructType,
     outputWidth: Int,
-    columnar: Boolean) extends PartitionReaderFactory {
+    columnar: Boolean,
+    batchSize: Int) extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = columnar
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val p = partition.asInstanceOf[PyhudiInputPartition]
-    val base = p.slice.baseFile.get
-    val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
-    new IteratorReader(it.asInstanceOf[Iterator[ColumnarBatch]])
+    val slice = p.slice
+    val batches = slice.baseFile match {
+      case Some(base) if !slice.hasLogs =>
+        baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
+          .asInstanceOf[Iterator[ColumnarBatch]]
+      case _ =>
+        val merger = sliceReader(slice).merger(slice)
+        val base = slice.baseFile match {
+          case Some(b) => mergeBatchReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
+              .asInstanceOf[Iterator[ColumnarBatch]]
+          case None => Iterator.empty
+        }
+        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
+    }
+    new IteratorReader(batches)
   }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
@@ -42,16 +62,18 @@ final class PyhudiReaderFactory(
         val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
         project(it.filter(ctx.inRange), baseSchema.size)
       case _ =>
-        val storage = new Storage(conf.value)
-        def readBase(): Iterator[InternalRow] = {
-          val b = slice.baseFile.get
-          mergeReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
-        }
-        val reader = new FileSliceReader(storage, ctx, () => readBase(),
-          bytes => ParquetReaderShim.readBytes(mergeReader, bytes))
-        project(reader.read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
+        project(sliceReader(slice).read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
     }
     new IteratorReader(rows)
+  }
+
+  private def sliceReader(slice: FileSlice): FileSliceReader = {
+    def readBase(): Iterator[InternalRow] = {
+      val b = slice.baseFile.get
+      mergeReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
+    }
+    new FileSliceReader(new Storage(conf.value), ctx, () => readBase(),
+      bytes => ParquetReaderShim.readBytes(mergeReader, bytes))
   }
 
   /** Keeps the first `outputWidth` columns of rows that are `width` wide. */

@@ -78,9 +78,16 @@ final class PyhudiScan(
 
   private lazy val hasMergeSlices = plan.slices.exists(s => s.hasLogs || s.baseFile.isEmpty)
 
+  /**
+   * Columnar when Spark's parquet reader reads the requested columns in batches; with slices to
+   * merge, when it also reads the merge schema so and every requested column is atomic (a
+   * merged batch takes changed rows' values from log rows). Incremental reads filter rows by
+   * commit time, so they read rows.
+   */
   private lazy val columnar: Boolean =
-    !hasMergeSlices && !spec.isIncremental && required.nonEmpty &&
-      ParquetReaderShim.supportBatch(spark, required)
+    !spec.isIncremental && required.nonEmpty && ParquetReaderShim.supportBatch(spark, required) &&
+      (!hasMergeSlices || required.forall(f => MergedColumnVector.supports(f.dataType)) &&
+        ParquetReaderShim.supportBatch(spark, mergeSchema))
 
   override def readSchema(): StructType = required
 
@@ -113,12 +120,13 @@ final class PyhudiScan(
     val conf = ParquetReaderShim.hadoopConf(spark, options)
     val baseReader = ParquetReaderShim.buildReader(spark, tableSchema, baseSchema, filters,
       columnar, conf)
-    val mergeReader =
-      if (hasMergeSlices) ParquetReaderShim.buildReader(spark, tableSchema, mergeSchema, Nil,
-        returningBatch = false, conf)
+    def merging(batches: Boolean) =
+      if (hasMergeSlices) ParquetReaderShim.buildReader(spark, tableSchema, mergeSchema, Nil, batches, conf)
       else baseReader
+    val mergeReader = merging(batches = false)
+    val mergeBatchReader = if (columnar) merging(batches = true) else mergeReader
     new PyhudiReaderFactory(new SerializableConfiguration(conf), context, baseReader, mergeReader,
-      baseSchema, required.size, columnar)
+      mergeBatchReader, baseSchema, required.size, columnar, ParquetReaderShim.batchSize(spark))
   }
 
   override def estimateStatistics(): Statistics = {
