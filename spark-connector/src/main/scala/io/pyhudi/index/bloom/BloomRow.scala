@@ -59,15 +59,8 @@ private[bloom] object BloomRow {
    * remainder is made non-negative with `abs`, as Hadoop's `HashFunction` does.
    */
   def positions(key: String, numHashes: Int, vectorSize: Int): Array[Int] = {
-    val bytes = key.getBytes(UTF_8)
     val out = new Array[Int](numHashes)
-    var h = 0
-    var j = 0
-    while (j < numHashes) {
-      h = HoodieMurmurHash.hash(bytes, h)
-      out(j) = math.abs(h % vectorSize)
-      j += 1
-    }
+    HoodieMurmurHash.chained(key.getBytes(UTF_8), numHashes, vectorSize, out)
     out
   }
 

@@ -26,7 +26,7 @@ final class CreateHandle(
   private val storage = new Storage(ctx.conf.value)
   private val results = ArrayBuffer.empty[HandleResult]
   private var current: FileWrite = _
-  private var seq = 0L
+  private val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition)
   private val joined = new JoinedRow()
 
   private def nextFileId(): String =
@@ -44,9 +44,7 @@ final class CreateHandle(
       if (current != null) results += current.close(None, current.written, 0, 0)
       current = new FileWrite(ctx, storage, partitionPath, nextFileId(), writeToken, IOType.Create)
     }
-    val seqNo = s"${ctx.instantTime}_${taskPartition}_$seq"
-    seq += 1
-    current.write(record.key, joined(current.metaRow(seqNo, record.key), record.row))
+    current.write(record.key, joined(current.metaRow(seqNos.next(), record.key), record.row))
   }
 
   def close(): Seq[HandleResult] = {

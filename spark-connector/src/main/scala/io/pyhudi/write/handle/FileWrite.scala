@@ -39,8 +39,8 @@ private[handle] final class FileWrite(
   private val fileNameUtf8 = UTF8String.fromString(fileName)
 
   /** The five meta values of a record this file gets, for a new record (a create). */
-  def metaRow(seqNo: String, key: String): InternalRow =
-    new GenericInternalRow(Array[Any](instantUtf8, UTF8String.fromString(seqNo), UTF8String.fromString(key),
+  def metaRow(seqNo: UTF8String, key: String): InternalRow =
+    new GenericInternalRow(Array[Any](instantUtf8, seqNo, UTF8String.fromString(key),
         partitionUtf8, fileNameUtf8))
 
   def write(key: String, row: InternalRow): Unit = {

@@ -83,4 +83,28 @@ class HoodieMurmurHashSuite extends AnyFunSuite {
       assert(HoodieMurmurHash.hash(bytes, seed) == hadoop.hash(bytes, len, seed), s"len $len")
     }
   }
+
+  test("chained: the bit positions of hashes seeded one by the other, as a loop over hash computes them") {
+    val random = new Random(11)
+    val moduli = Seq(1, 2, 3, 7, 64, 431328, 2875518, 1 << 30, Int.MaxValue - 1, Int.MaxValue) ++
+      Seq.fill(20)(1 + random.nextInt(Int.MaxValue))
+    for (len <- 0 to 41; modulus <- moduli) {
+      val bytes = Array.fill(len)(random.nextInt(256).toByte)
+      val n = 1 + random.nextInt(40)
+      var h = 0
+      val expected = Array.fill(n) { h = HoodieMurmurHash.hash(bytes, h); math.abs(h % modulus) }
+      val out = new Array[Int](n)
+      HoodieMurmurHash.chained(bytes, n, modulus, out)
+      assert(out.sameElements(expected), s"len $len modulus $modulus")
+    }
+  }
+
+  test("Modulus: abs(h % d) over the whole range of h, the extremes included") {
+    val random = new Random(13)
+    val hs = Seq(0, 1, -1, Int.MaxValue, Int.MinValue, Int.MinValue + 1) ++ Seq.fill(2000)(random.nextInt())
+    for (d <- Seq(1, 2, 3, 10, 431328, Int.MaxValue) ++ Seq.fill(50)(1 + random.nextInt(Int.MaxValue))) {
+      val m = new HoodieMurmurHash.Modulus(d)
+      hs.foreach(h => assert(m.ofAbs(h) == math.abs(h % d), s"h $h d $d"))
+    }
+  }
 }
