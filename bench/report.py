@@ -58,7 +58,7 @@ NAMES = {
     "delta": "Delta Lake",
     "iceberg": "Apache Iceberg",
 }
-SCALE_VARIANT = {"COW 0.1x": "COW", "MOR-mode 0.1x": "MOR-mode"}
+SCALE_VARIANT = {"COW 0.1x": "COW", "MOR 0.1x": "MOR", "MOR-mode 0.1x": "MOR-mode"}
 
 
 def med(xs: List[float]) -> Optional[float]:
@@ -143,7 +143,7 @@ def headline(rows: List[Dict[str, Any]]) -> List[Tuple[str, str]]:
         if a and b:
             out.append((f"pyhudi / Apache Hudi, {w}", f"{a['median'] / b['median']:.2f}"))
     for s in SYSTEM_ORDER:
-        for small_v, large_v in [("COW 0.1x", "COW"), ("MOR-mode 0.1x", "MOR-mode")]:
+        for small_v, large_v in [("COW 0.1x", "COW"), ("MOR 0.1x", "MOR"), ("MOR-mode 0.1x", "MOR-mode")]:
             small, large = by.get((s, small_v, SCALE_SMALL)), by.get((s, large_v, SCALE_LARGE))
             if small and large:
                 out.append(

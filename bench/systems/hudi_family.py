@@ -158,19 +158,22 @@ class HudiFamily:
         )
         b.record(variant, LOAD_ALT, label=label)
 
-    def scale_small(self, variant: str) -> None:
+    def scale_small(self, variant: str, table_type: str = "COPY_ON_WRITE") -> None:
         b = self.b
         path = b.table_path(variant)
         label, op, opts = self.load_ops[0]
-        self.write(b.inputs["small"], path, "COPY_ON_WRITE", op, opts)  # untimed
+        self.write(b.inputs["small"], path, table_type, op, opts)  # untimed
         scale = b.inputs["upsert_scale"]
         b.step(
             variant,
             SCALE_SMALL,
-            lambda: self.write(scale, path, "COPY_ON_WRITE", "upsert"),
+            lambda: self.write(scale, path, table_type, "upsert"),
             path,
             b.floor_write("upsert_scale"),
         )
+
+    def scale_small_mor(self, variant: str) -> None:
+        self.scale_small(variant, "MERGE_ON_READ")
 
     def mor(self, variant: str) -> None:
         b = self.b
@@ -197,6 +200,15 @@ class HudiFamily:
         if len(self.commits(path)) == before:
             raise RuntimeError("the compaction committed nothing")
         b.step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        # the 1% upsert of the 0.1x table into the compacted 1x table (updates go to log files)
+        scale = b.inputs["upsert_scale"]
+        b.step(
+            variant,
+            SCALE_LARGE,
+            lambda: self.write(scale, path, "MERGE_ON_READ", "upsert"),
+            path,
+            b.floor_write("upsert_scale"),
+        )
 
     def warmup(self, path: str) -> None:
         small = self.b.inputs["upsert_1_uniform"].limit(2000)
@@ -218,5 +230,6 @@ class HudiFamily:
             ("COW", self.cow),
             ("COW alt load", self.alt_load),
             ("COW 0.1x", self.scale_small),
+            ("MOR 0.1x", self.scale_small_mor),
             ("MOR", self.mor),
         ]
