@@ -21,26 +21,40 @@ object HoodieMurmurHash {
     val chunks = length >> 2
     var i = 0
     while (i < chunks) {
-      val at = offset + (i << 2)
-      var k = (data(at) & 0xff) | (data(at + 1) & 0xff) << 8 | (data(at + 2) & 0xff) << 16 |
-        (data(at + 3) & 0xff) << 24
-      k *= M
-      k ^= k >>> 24
-      k *= M
       h *= M
-      h ^= k
+      h ^= mixedChunk(data, offset + (i << 2))
       i += 1
     }
-    val end = offset + length
-    val tail = length & 3
-    // Bytes stay signed on purpose (Java promotes a byte to int with sign extension), and the
-    // multiply happens only when there is a tail: both are what Hudi's files were written with.
-    if (tail != 0) {
-      if (tail >= 3) h ^= data(end - 3) << 16
-      if (tail >= 2) h ^= data(end - 2) << 8
-      h ^= data(end - 1)
+    // The multiply happens only when there is a tail, as in the files Hudi wrote.
+    if ((length & 3) != 0) {
+      h ^= tailBits(data, offset + length, length & 3)
       h *= M
     }
+    finish(h)
+  }
+
+  /** The 4 bytes at `at`, little-endian, mixed: what a chunk adds, whatever the seed. */
+  private def mixedChunk(data: Array[Byte], at: Int): Int = {
+    var k = (data(at) & 0xff) | (data(at + 1) & 0xff) << 8 | (data(at + 2) & 0xff) << 16 |
+      (data(at + 3) & 0xff) << 24
+    k *= M
+    k ^= k >>> 24
+    k * M
+  }
+
+  /**
+   * The `tail` (1-3) bytes before `end`, last byte lowest. Bytes stay signed on purpose (Java
+   * promotes a byte to int with sign extension): that is what Hudi's files were written with.
+   */
+  private def tailBits(data: Array[Byte], end: Int, tail: Int): Int = {
+    var t = data(end - 1).toInt
+    if (tail >= 2) t ^= data(end - 2) << 8
+    if (tail >= 3) t ^= data(end - 3) << 16
+    t
+  }
+
+  private def finish(hash: Int): Int = {
+    var h = hash
     h ^= h >>> 13
     h *= M
     h ^ (h >>> 15)
@@ -57,41 +71,25 @@ object HoodieMurmurHash {
   def chained(data: Array[Byte], n: Int, modulus: Int, out: Array[Int]): Unit = {
     val length = data.length
     val chunks = length >> 2
-    val mixed = new Array[Int](chunks)
-    var i = 0
-    while (i < chunks) {
-      val at = i << 2
-      var k = (data(at) & 0xff) | (data(at + 1) & 0xff) << 8 | (data(at + 2) & 0xff) << 16 |
-        (data(at + 3) & 0xff) << 24
-      k *= M
-      k ^= k >>> 24
-      k *= M
-      mixed(i) = k
-      i += 1
-    }
+    val mixed = Array.tabulate(chunks)(i => mixedChunk(data, i << 2))
     val tail = length & 3
-    var tailBits = 0
-    if (tail >= 3) tailBits ^= data(length - 3) << 16
-    if (tail >= 2) tailBits ^= data(length - 2) << 8
-    if (tail != 0) tailBits ^= data(length - 1)
+    val tailed = if (tail != 0) tailBits(data, length, tail) else 0
     val mod = new Modulus(modulus)
     var h = 0
     var j = 0
     while (j < n) {
       h ^= length
-      i = 0
+      var i = 0
       while (i < chunks) {
         h *= M
         h ^= mixed(i)
         i += 1
       }
       if (tail != 0) {
-        h ^= tailBits
+        h ^= tailed
         h *= M
       }
-      h ^= h >>> 13
-      h *= M
-      h ^= h >>> 15
+      h = finish(h)
       out(j) = mod.ofAbs(h)
       j += 1
     }
