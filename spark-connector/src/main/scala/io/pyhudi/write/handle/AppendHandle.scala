@@ -80,11 +80,9 @@ final class AppendHandle(
         if (row.isNullAt(ordinals(i))) null else row.get(ordinals(i), types(i))
       })
     val joined = new JoinedRow()
-    var seq = 0
+    val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition, first = 1)
     val records = upserts.iterator.map { r =>
-      seq += 1
-      val seqNo = s"${ctx.instantTime}_${taskPartition}_$seq"
-      serializer.serialize(logged(joined(ctx.metaRow(seqNo, r.key, partitionPath, fileId), r.row))) -> r.key
+      serializer.serialize(logged(joined(ctx.metaRow(seqNos.next(), r.key, partitionPath, fileId), r.row))) -> r.key
     }
     val results = mutable.ArrayBuffer.empty[HandleResult]
     var version = nextLogVersion

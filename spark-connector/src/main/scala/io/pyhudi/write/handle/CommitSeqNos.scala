@@ -6,13 +6,13 @@ import java.nio.charset.StandardCharsets.UTF_8
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
- * The `_hoodie_commit_seqno` values of one write task, `<instant>_<task partition>_<n>` for
- * n = 0, 1, ...: the prefix is encoded once and each value appends the counter's digits, since
- * building and encoding a string per record was a visible part of a load.
+ * The `_hoodie_commit_seqno` values of one handle, `<instant>_<task partition>_<n>` for
+ * n = `first`, `first` + 1, ...: the prefix is encoded once and each value appends the counter's
+ * digits, since building and encoding a string per record was a visible part of a load.
  */
-private[handle] final class CommitSeqNos(instantTime: String, taskPartition: Int) {
+private[handle] final class CommitSeqNos(instantTime: String, taskPartition: Int, first: Long = 0L) {
   private val prefix = s"${instantTime}_${taskPartition}_".getBytes(UTF_8)
-  private var n = 0L
+  private var n = first
 
   def next(): UTF8String = {
     var digits = 1

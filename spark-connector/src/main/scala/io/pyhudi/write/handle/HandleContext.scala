@@ -91,7 +91,7 @@ final case class HandleContext(
     if (partitionPath.isEmpty) fileName else s"$partitionPath/$fileName"
 
   /** The five meta values of a record this instant writes. */
-  def metaRow(seqNo: String, key: String, partitionPath: String, fileName: String): InternalRow =
-    new GenericInternalRow(Array[Any](UTF8String.fromString(instantTime), UTF8String.fromString(seqNo),
+  def metaRow(seqNo: UTF8String, key: String, partitionPath: String, fileName: String): InternalRow =
+    new GenericInternalRow(Array[Any](UTF8String.fromString(instantTime), seqNo,
         UTF8String.fromString(key), UTF8String.fromString(partitionPath), UTF8String.fromString(fileName)))
 }

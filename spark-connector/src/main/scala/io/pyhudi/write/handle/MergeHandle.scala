@@ -37,14 +37,10 @@ final class MergeHandle(
     try {
       val carry = CarryOver.projection(ctx.tableSchema, file.fileName)
       val joined = new JoinedRow()
-      var seq = 0L
+      val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition)
       var updates, deletes = 0L
-      def writeNew(r: WriteRecord): Unit = {
-        file.write(r.key,
-          joined(ctx.metaRow(s"${ctx.instantTime}_${taskPartition}_$seq", r.key,
-              partitionPath, file.fileName), r.row))
-        seq += 1
-      }
+      def writeNew(r: WriteRecord): Unit =
+        file.write(r.key, joined(ctx.metaRow(seqNos.next(), r.key, partitionPath, file.fileName), r.row))
       ctx.readBase(base).foreach { stored =>
         val key = stored.getUTF8String(2).toString
         incoming.remove(key) match {

@@ -13,4 +13,9 @@ class CommitSeqNosSuite extends AnyFunSuite {
     }
     assert(seqNos.next().toString == "20261126051500123_17_100001")
   }
+
+  test("a log file's values count from 1") {
+    val seqNos = new CommitSeqNos("20261126051500123", 0, first = 1)
+    assert(Seq.fill(10)(seqNos.next().toString) == (1 to 10).map(n => s"20261126051500123_0_$n"))
+  }
 }
