@@ -52,7 +52,7 @@ object ParquetWriterShim {
     c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
     c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
     new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize,
-      UniqueMetaFields.filter(schema.fieldNames.contains), schema.fieldNames.contains(MetaFields.CommitSeqNo))
+      UniqueMetaFields.filter(schema.fieldNames.contains), NoStatisticsFields.filter(schema.fieldNames.contains))
   }
 
   /**
@@ -66,7 +66,7 @@ object ParquetWriterShim {
   // No reader filters or skips by `_hoodie_commit_seqno` (Apache Hudi neither), and min/max
   // statistics compare every one of its distinct values: a few percent of a load. The record
   // key keeps its statistics, for filters on it.
-  private val NoStatistics = MetaFields.CommitSeqNo
+  private val NoStatisticsFields = Seq(MetaFields.CommitSeqNo)
 
   /** True when Spark's standard layout would store some decimal (at any depth) as an integer. */
   private[shims] def hasIntegerDecimal(t: org.apache.spark.sql.types.DataType): Boolean = {
@@ -81,7 +81,7 @@ object ParquetWriterShim {
   }
 
   private final class Factory(conf: SerializableConfiguration, codec: String, blockSize: Long,
-      pageSize: Int, plainColumns: Seq[String], hasSeqNo: Boolean) extends BaseFileWriterFactory {
+      pageSize: Int, plainColumns: Seq[String], noStatisticsColumns: Seq[String]) extends BaseFileWriterFactory {
     override def open(path: String): BaseFileWriter = {
       val support = new FooterWriteSupport
       val file = new RawOutputFile(new Path(path), conf.value)
@@ -92,7 +92,7 @@ object ParquetWriterShim {
         .withRowGroupSize(blockSize)
         .withPageSize(pageSize)
       val plain = plainColumns.foldLeft(builder)((b, c) => b.withDictionaryEncoding(c, false))
-      val writer = (if (hasSeqNo) plain.withStatisticsEnabled(NoStatistics, false) else plain).build()
+      val writer = noStatisticsColumns.foldLeft(plain)((b, c) => b.withStatisticsEnabled(c, false)).build()
       new Writer(writer, support, path, conf)
     }
   }

@@ -6,7 +6,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import io.pyhudi.filegroup.FileSlice
+import io.pyhudi.filegroup.{BaseFile, FileSlice}
 import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
@@ -45,8 +45,7 @@ final class PyhudiReaderFactory(
       case _ =>
         val merger = sliceReader(slice).merger(slice)
         val base = slice.baseFile match {
-          case Some(b) => mergeBatchReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
-              .asInstanceOf[Iterator[ColumnarBatch]]
+          case Some(b) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
           case None => Iterator.empty
         }
         new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
@@ -68,13 +67,12 @@ final class PyhudiReaderFactory(
   }
 
   private def sliceReader(slice: FileSlice): FileSliceReader = {
-    def readBase(): Iterator[InternalRow] = {
-      val b = slice.baseFile.get
-      mergeReader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))
-    }
-    new FileSliceReader(new Storage(conf.value), ctx, () => readBase(),
+    new FileSliceReader(new Storage(conf.value), ctx, () => mergeReader(wholeFile(slice.baseFile.get)),
       bytes => ParquetReaderShim.readBytes(mergeReader, bytes))
   }
+
+  /** A base file read whole: merging needs every row, so merged slices are never split. */
+  private def wholeFile(b: BaseFile) = ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size)
 
   /** Keeps the first `outputWidth` columns of rows that are `width` wide. */
   private def project(rows: Iterator[InternalRow], width: Int): Iterator[InternalRow] =

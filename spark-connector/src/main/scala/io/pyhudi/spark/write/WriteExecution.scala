@@ -68,15 +68,20 @@ object WriteExecution {
   }
 
   /**
-   * Ends a job that read `ctx` through `shared`. Until then the driver's own `ctx` must stay
-   * reachable: the task closure no longer holds it, and its base file reader holds Spark's
-   * broadcast of the Hadoop configuration, which Spark's context cleaner removes as soon as the
-   * driver drops its last reference (tasks then fail to read the broadcast).
+   * Runs `job`, whose tasks read `ctx` through the broadcast it gets, then destroys the
+   * broadcast. Until the job ends the driver's own `ctx` must stay reachable: the task closures
+   * do not hold it, and its base file reader holds Spark's broadcast of the Hadoop
+   * configuration, which Spark's context cleaner removes as soon as the driver drops its last
+   * reference (tasks then fail to read the broadcast).
    */
-  private def release(shared: org.apache.spark.broadcast.Broadcast[ExecutorShared[HandleContext]],
-      ctx: HandleContext): Unit = {
-    shared.destroy()
-    java.lang.ref.Reference.reachabilityFence(ctx)
+  private def withShared[T](sc: org.apache.spark.SparkContext, ctx: HandleContext)(
+      job: org.apache.spark.broadcast.Broadcast[ExecutorShared[HandleContext]] => T): T = {
+    val shared = ExecutorShared(sc, ctx)
+    try job(shared)
+    finally {
+      shared.destroy()
+      java.lang.ref.Reference.reachabilityFence(ctx)
+    }
   }
 
   /**
@@ -86,8 +91,8 @@ object WriteExecution {
   def write(byBucket: RDD[WriteRecord], plan: WritePlan, ctx: HandleContext, rollover: Boolean,
       appends: Map[Int, AppendTarget]): Seq[HandleResult] = {
     if (plan.numBuckets == 0) return Nil
-    val shared = ExecutorShared(byBucket.sparkContext, ctx)
-    try byBucket.mapPartitionsWithIndex { (i, records) =>
+    withShared(byBucket.sparkContext, ctx) { shared =>
+      byBucket.mapPartitionsWithIndex { (i, records) =>
         val ctx = shared.value.value
         val bucket = plan.buckets(i)
         bucket.base match {
@@ -110,7 +115,7 @@ object WriteExecution {
             } catch { case e: Throwable => handle.abort(); throw e }
         }
       }.collect().toSeq
-    finally release(shared, ctx)
+    }
   }
 
   /**
@@ -120,8 +125,8 @@ object WriteExecution {
    * group. Otherwise a task keeps a file open per partition path.
    */
   def bulkInsert(records: RDD[WriteRecord], ctx: HandleContext, clustered: Boolean): Seq[HandleResult] = {
-    val shared = ExecutorShared(records.sparkContext, ctx)
-    try records.mapPartitionsWithIndex { (i, it) =>
+    withShared(records.sparkContext, ctx) { shared =>
+      records.mapPartitionsWithIndex { (i, it) =>
         val ctx = shared.value.value
         val open = mutable.LinkedHashMap.empty[String, CreateHandle]
         val done = mutable.ArrayBuffer.empty[HandleResult]
@@ -148,6 +153,6 @@ object WriteExecution {
           done.iterator
         } catch { case e: Throwable => open.values.foreach(_.abort()); throw e }
       }.collect().toSeq
-    finally release(shared, ctx)
+    }
   }
 }
