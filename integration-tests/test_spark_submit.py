@@ -45,24 +45,22 @@ def _spark_submit() -> Path:
     return path
 
 
+def _submit(options: list, script: Path, arg: Path) -> subprocess.CompletedProcess:
+    """Runs ``spark-submit <options> <script> <arg>`` with the UI off and asserts it succeeded."""
+    command = [str(_spark_submit()), "--conf", "spark.ui.enabled=false", *options, str(script), str(arg)]
+    done = subprocess.run(command, capture_output=True, text=True, env=_submit_env(), timeout=300)
+    assert done.returncode == 0, f"spark-submit failed:\n{done.stderr[-4000:]}"
+    return done
+
+
 @pytest.mark.parametrize("jar_arg", ["--jars", "--conf"])
 def test_spark_submit_reads_table(corpus, tmp_path, jar_arg):
     script = tmp_path / "count_rows.py"
     script.write_text(SCRIPT)
     jar = pyhudi.jar_path()
     jar_args = ["--jars", jar] if jar_arg == "--jars" else ["--conf", f"spark.jars={jar}"]
-    env = _submit_env()
-    command = [
-        str(_spark_submit()),
-        "--master", "local[1]",
-        "--conf", "spark.ui.enabled=false",
-        "--conf", "spark.sql.shuffle.partitions=1",
-        *jar_args,
-        str(script),
-        str(corpus[TABLE]),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, f"spark-submit failed:\n{done.stderr[-4000:]}"
+    done = _submit(["--master", "local[1]", "--conf", "spark.sql.shuffle.partitions=1", *jar_args],
+                   script, corpus[TABLE])
     counts = [line for line in done.stdout.splitlines() if line.startswith("PYHUDI_ROW_COUNT=")]
     expected = len(harness.load_expected(TABLE)["snapshot"])
     assert counts == [f"PYHUDI_ROW_COUNT={expected}"], done.stdout
@@ -105,19 +103,16 @@ def test_spark_submit_writes_under_the_kryo_serializer(tmp_path):
     work under Kryo, the serializer Apache Hudi's users configure, with the jar from --jars."""
     script = tmp_path / "write_rows.py"
     script.write_text(WRITE_SCRIPT)
-    env = _submit_env()
-    command = [
-        str(_spark_submit()),
-        "--master", "local[2]",
-        "--conf", "spark.ui.enabled=false",
-        "--conf", "spark.sql.shuffle.partitions=2",
-        "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-        "--jars", pyhudi.jar_path(),
-        str(script),
-        str(tmp_path / "tables"),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, f"spark-submit failed:\n{done.stderr[-4000:]}"
+    done = _submit(
+        [
+            "--master", "local[2]",
+            "--conf", "spark.sql.shuffle.partitions=2",
+            "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+            "--jars", pyhudi.jar_path(),
+        ],
+        script,
+        tmp_path / "tables",
+    )
     latest = {i: 1000 + i if i % 2 == 0 else i for i in range(60)}
     latest[7] = 2000
     want = str(sorted(latest.items()))
