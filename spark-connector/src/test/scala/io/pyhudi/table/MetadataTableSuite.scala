@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.storage.Storage
+import io.pyhudi.testutil.TempDirs
 import io.pyhudi.timeline.TimelineWriter
 
 class MetadataTableSuite extends AnyFunSuite {
@@ -24,7 +25,7 @@ class MetadataTableSuite extends AnyFunSuite {
 
   /** A table whose properties advertise a metadata table that exists on disk, as Hudi leaves it. */
   private def tableWithMetadata(): String = {
-    val base = Files.createTempDirectory("pyhudi-mdt").resolve("t1").toString
+    val base = TempDirs.create("pyhudi-mdt").resolve("t1").toString
     TableCreator.create(storage, base, props)
     TablePropertiesWriter.update(storage, base)(_ ++ Map(
         TableConfig.MetadataPartitions -> "column_stats,files",

@@ -12,6 +12,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.filegroup.{PartitionLister, PartitionMetafile}
 import io.pyhudi.storage.Storage
+import io.pyhudi.testutil.TempDirs
 
 /** `.hoodie_partition_metadata` (hudi-format.md §1.5). */
 class PartitionMetafileSuite extends AnyFunSuite {
@@ -19,7 +20,7 @@ class PartitionMetafileSuite extends AnyFunSuite {
   private val storage = new Storage(new Configuration())
 
   test("writes commitTime and partitionDepth in Java properties form") {
-    val base = Files.createTempDirectory("pyhudi-pm").toString
+    val base = TempDirs.create("pyhudi-pm").toString
     assert(PartitionMetafile.ensure(storage, base, "byteField=10/shortField=300", "20250101000000001"))
     val lines = new String(Files.readAllBytes(new File(s"$base/byteField=10/shortField=300/.hoodie_partition_metadata")
           .toPath), "ISO-8859-1").split('\n').toSeq
@@ -34,7 +35,7 @@ class PartitionMetafileSuite extends AnyFunSuite {
   }
 
   test("racing tasks create one metafile and leave no temp files") {
-    val base = Files.createTempDirectory("pyhudi-pm").toString
+    val base = TempDirs.create("pyhudi-pm").toString
     val pool = Executors.newFixedThreadPool(8)
     try {
       val tasks = (1 to 16).map(i =>

@@ -9,7 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.errors.{InvalidTableException, TableExistsException}
 import io.pyhudi.storage.Storage
-import io.pyhudi.testutil.Corpus
+import io.pyhudi.testutil.{Corpus, TempDirs}
 
 class TableCreatorSuite extends AnyFunSuite {
 
@@ -44,7 +44,7 @@ class TableCreatorSuite extends AnyFunSuite {
   }
 
   test("creates the folders and a properties file that opens as a table") {
-    val base = Files.createTempDirectory("pyhudi-create").resolve("t1").toString
+    val base = TempDirs.create("pyhudi-create").resolve("t1").toString
     TableCreator.create(storage, base, props)
     TableCreator.MetaFolders.foreach(f => assert(new File(s"$base/.hoodie/$f").isDirectory, f))
     val bytes = Files.readAllBytes(new File(s"$base/.hoodie/hoodie.properties").toPath)
@@ -66,13 +66,13 @@ class TableCreatorSuite extends AnyFunSuite {
   }
 
   test("refuses to create over an existing table or with unsupported fixed keys") {
-    val base = Files.createTempDirectory("pyhudi-create").toString
+    val base = TempDirs.create("pyhudi-create").toString
     TableCreator.create(storage, base, props)
     val before = Files.readAllBytes(new File(s"$base/.hoodie/hoodie.properties").toPath)
     val e = intercept[TableExistsException](TableCreator.create(storage, base, props + (TableConfig.Name -> "x")))
     assert(e.getMessage.contains(base))
     assert(Files.readAllBytes(new File(s"$base/.hoodie/hoodie.properties").toPath).sameElements(before))
-    val other = Files.createTempDirectory("pyhudi-create").toString
+    val other = TempDirs.create("pyhudi-create").toString
     Seq(TableConfig.Version -> "5", TableConfig.TimelineTimezone -> "LOCAL").foreach { kv =>
       val err = intercept[InvalidTableException](TableCreator.create(storage, other, props + kv))
       assert(err.getMessage.contains(kv._1))

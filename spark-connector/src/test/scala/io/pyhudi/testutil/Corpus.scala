@@ -3,7 +3,6 @@ package io.pyhudi.testutil
 
 import java.io.{File, FileInputStream}
 import java.nio.file.{Files, Path, StandardCopyOption}
-import java.util.Comparator
 import java.util.zip.ZipInputStream
 
 import scala.collection.mutable
@@ -23,11 +22,7 @@ object Corpus {
     dir
   }
 
-  private lazy val scratch: Path = {
-    val dir = Files.createTempDirectory("pyhudi-corpus")
-    sys.addShutdownHook(deleteRecursively(dir))
-    dir
-  }
+  private lazy val scratch: Path = TempDirs.create("pyhudi-corpus")
 
   private val extracted = mutable.Map.empty[String, File]
 
@@ -88,11 +83,5 @@ object Corpus {
         entry = in.getNextEntry
       }
     } finally in.close()
-  }
-
-  private def deleteRecursively(dir: Path): Unit = if (Files.exists(dir)) {
-    val stream = Files.walk(dir)
-    try stream.sorted(Comparator.reverseOrder[Path]()).forEach(p => Files.deleteIfExists(p))
-    finally stream.close()
   }
 }

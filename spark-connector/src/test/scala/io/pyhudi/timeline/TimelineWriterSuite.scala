@@ -8,13 +8,14 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.errors.InstantConflictException
 import io.pyhudi.storage.Storage
+import io.pyhudi.testutil.TempDirs
 
 class TimelineWriterSuite extends AnyFunSuite {
 
   private val storage = new Storage(new Configuration())
 
   private def withMeta(f: (TimelineWriter, String) => Unit): Unit = {
-    val dir = Files.createTempDirectory("pyhudi-timeline").resolve(".hoodie")
+    val dir = TempDirs.create("pyhudi-timeline").resolve(".hoodie")
     Files.createDirectories(dir)
     f(new TimelineWriter(storage, dir.toString), dir.toString)
   }

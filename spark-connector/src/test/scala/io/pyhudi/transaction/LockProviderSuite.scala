@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.transaction
 
-import java.nio.file.Files
 import java.util.concurrent.{CountDownLatch, Executors, TimeUnit}
 
 import org.apache.zookeeper.server.{ServerCnxnFactory, ZooKeeperServer}
@@ -9,6 +8,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.config.WriteConfig
 import io.pyhudi.errors.{ErrorId, InvalidOptionException, WriteConflictException}
+import io.pyhudi.testutil.TempDirs
 import io.pyhudi.write.commit.WriteFixtures._
 
 /** The lock providers of optimistic concurrency control, each against a real second holder. */
@@ -130,13 +130,13 @@ class LockProviderSuite extends AnyFunSuite {
     val table = createTable(io.pyhudi.table.TableType.CopyOnWrite)
     val c = ConcurrencyConfig.from(occ)
     c.withLock(storage, table.metaPath)(assert(storage.exists(s"${table.metaPath}/lock")))
-    val dir = Files.createTempDirectory("pyhudi-locks").toUri.toString.stripSuffix("/")
+    val dir = TempDirs.create("pyhudi-locks").toUri.toString.stripSuffix("/")
     val d = ConcurrencyConfig.from(occ + (WriteConfig.LockFilesystemPath.key -> dir))
     d.withLock(storage, table.metaPath)(assert(storage.exists(s"$dir/lock")))
   }
 
   test("ZooKeeper lock: Curator's mutex on a real ZooKeeper server, exclusive across clients") {
-    val dir = Files.createTempDirectory("pyhudi-zk").toFile
+    val dir = TempDirs.create("pyhudi-zk").toFile
     val server = new ZooKeeperServer(dir, dir, 200)
     val factory = ServerCnxnFactory.createFactory(0, 20)
     factory.startup(server)

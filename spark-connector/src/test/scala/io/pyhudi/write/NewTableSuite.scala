@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write
 
-import java.nio.file.Files
-
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator}
+import io.pyhudi.testutil.TempDirs
 
 /** A table a first write creates: the next write, naming nothing, resolves the same settings. */
 class NewTableSuite extends AnyFunSuite {
@@ -19,7 +18,7 @@ class NewTableSuite extends AnyFunSuite {
 
   private def created(options: Map[String, String]): (WriteSpec, HoodieTable) = {
     val spec = WriteSpec.resolve(options, None, schema)
-    val base = Files.createTempDirectory("pyhudi-newtable").resolve("t").toString
+    val base = TempDirs.create("pyhudi-newtable").resolve("t").toString
     TableCreator.create(storage, base, NewTable.properties(spec, schema, options))
     (spec, HoodieTable.open(base, storage))
   }

@@ -9,7 +9,7 @@ import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.read.{QuerySpec, QueryType, ScanPlan, ScanPlanner}
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.HoodieTable
-import io.pyhudi.testutil.Corpus
+import io.pyhudi.testutil.{Corpus, TempDirs}
 import io.pyhudi.timeline.WriteStat
 import io.pyhudi.write.commit.{CompactionCounts, IOType, WriteStats}
 
@@ -28,7 +28,7 @@ object CompactionFixtures {
   /** A fresh copy of a corpus table (the extracted corpus is shared by the whole JVM), opened. */
   def copyOf(name: String): HoodieTable = {
     val source = Corpus.extract(name).toPath
-    val target = Files.createTempDirectory("pyhudi-compaction").resolve(source.getFileName)
+    val target = TempDirs.create("pyhudi-compaction").resolve(source.getFileName)
     val stream = Files.walk(source)
     try stream.forEach { (p: Path) =>
         val out = target.resolve(source.relativize(p).toString)

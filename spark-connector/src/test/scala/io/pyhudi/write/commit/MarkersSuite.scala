@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.commit
 
-import java.nio.file.Files
-
 import org.scalatest.funsuite.AnyFunSuite
+
+import io.pyhudi.testutil.TempDirs
 
 class MarkersSuite extends AnyFunSuite {
   import WriteFixtures.storage
 
   test("direct markers: one empty file per data file under .hoodie/.temp/<instant>/<partition>/") {
-    val base = Files.createTempDirectory("pyhudi-markers").toString
+    val base = TempDirs.create("pyhudi-markers").toString
     val m = new Markers(storage, base, "20250101000000001")
     m.create("city=a", "f1_0-1-0_20250101000000001.parquet", IOType.Create)
     m.create("city=a", "f1_0-1-0_20250101000000001.parquet", IOType.Create) // idempotent
@@ -29,7 +29,7 @@ class MarkersSuite extends AnyFunSuite {
   }
 
   test("timeline-server markers are read when MARKERS.type exists") {
-    val base = Files.createTempDirectory("pyhudi-markers").toString
+    val base = TempDirs.create("pyhudi-markers").toString
     val dir = s"$base/.hoodie/.temp/20250101000000002"
     storage.create(s"$dir/MARKERS.type", "TIMELINE_SERVER_BASED".getBytes)
     storage.create(s"$dir/MARKERS0", "p/a_0-1-0_20250101000000002.parquet.marker.CREATE\n".getBytes)

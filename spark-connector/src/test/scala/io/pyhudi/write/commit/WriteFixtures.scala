@@ -10,7 +10,7 @@ import org.apache.hadoop.conf.Configuration
 import io.pyhudi.read.{QuerySpec, QueryType, ScanPlan, ScanPlanner}
 import io.pyhudi.storage.Storage
 import io.pyhudi.table.{HoodieTable, TableConfig, TableCreator, TableType}
-import io.pyhudi.testutil.Corpus
+import io.pyhudi.testutil.{Corpus, TempDirs}
 import io.pyhudi.timeline.{RuntimeStats, WriteStat}
 import io.pyhudi.transaction.{ConcurrencyConfig, HeartbeatPolicy}
 
@@ -37,7 +37,7 @@ object WriteFixtures {
 
   /** A new non-partitioned table of `tableType` in a fresh temp folder, opened. */
   def createTable(tableType: TableType): HoodieTable = {
-    val base = Files.createTempDirectory("pyhudi-write").resolve("t").toString
+    val base = TempDirs.create("pyhudi-write").resolve("t").toString
     TableCreator.create(storage, base,
       Map(
         TableConfig.Name -> "t",

@@ -17,7 +17,7 @@ import io.pyhudi.read.{FileSliceReader, SliceReadContext}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.write.commit.WriteStats
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
-import io.pyhudi.testutil.Corpus
+import io.pyhudi.testutil.{Corpus, TempDirs}
 import io.pyhudi.timeline.InstantVisibility
 import io.pyhudi.write.WriteRecord
 
@@ -37,7 +37,7 @@ class AppendHandleSuite extends AnyFunSuite {
   /** A private copy of the corpus table, which the suites share read-only. */
   private def tableCopy(): String = {
     val source = Corpus.extract("mor/v6_trips_8i1u").toPath
-    val target = Files.createTempDirectory("pyhudi-append").resolve("t")
+    val target = TempDirs.create("pyhudi-append").resolve("t")
     val walk = Files.walk(source)
     try walk.forEach((p: Path) => Files.copy(p, target.resolve(source.relativize(p).toString)))
     finally walk.close()
