@@ -26,7 +26,7 @@ def sbt_version() -> str:
     with open(os.path.join(ROOT, "version.sbt"), encoding="utf-8") as f:
         match = re.search(r'version\s*:=\s*"([^"]+)"', f.read())
     if match is None:
-        sys.exit("version.sbt: no `ThisBuild / version := \"...\"` found")
+        sys.exit('version.sbt: no `ThisBuild / version := "..."` found')
     return match.group(1)
 
 

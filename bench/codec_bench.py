@@ -110,10 +110,7 @@ def main(argv: Optional[List[str]] = None) -> None:
             kind = "write" if ("write" in name or "bulk_insert" in name) else "scan"
             ratio = med[name] / med[f"parquet {kind}"]
             key = "parquet" if name.startswith("parquet") else name.split()[1]
-            print(
-                f"{name:34} {med[name]:9.2f} {min(runs):7.2f} {max(runs):7.2f} {ratio:10.2f} "
-                f"{sizes[key] / 1e6:8.1f}"
-            )
+            print(f"{name:34} {med[name]:9.2f} {min(runs):7.2f} {max(runs):7.2f} {ratio:10.2f} {sizes[key] / 1e6:8.1f}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
         spark.stop()

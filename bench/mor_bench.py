@@ -157,9 +157,11 @@ def print_table(results: List[Tuple[str, int, float, Optional[int]]], args: argp
 
     import pyhudi
 
-    print(f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
-          f"{args.rows} rows, {PARTITIONS} partitions, update fraction {args.update_fraction}, "
-          f"index {args.index}, reads best of {args.repeat}")
+    print(
+        f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
+        f"{args.rows} rows, {PARTITIONS} partitions, update fraction {args.update_fraction}, "
+        f"index {args.index}, reads best of {args.repeat}"
+    )
     header = f"{'step':<46} {'rows':>8} {'seconds':>8} {'rows/s':>10} {'MB written':>11}"
     print(header)
     print("-" * len(header))
@@ -167,8 +169,10 @@ def print_table(results: List[Tuple[str, int, float, Optional[int]]], args: argp
         rate = rows / seconds if seconds > 0 else float("inf")
         mb = f"{size / 1e6:>11.2f}" if size is not None else f"{'':>11}"
         print(f"{step:<46} {rows:>8} {seconds:>8.2f} {rate:>10.0f} {mb}")
-    print("\nMB written: files the step added or changed under the table folder (.hoodie/ included). "
-          "Timings vary run to run; compare within one run.")
+    print(
+        "\nMB written: files the step added or changed under the table folder (.hoodie/ included). "
+        "Timings vary run to run; compare within one run."
+    )
 
 
 if __name__ == "__main__":

@@ -93,19 +93,26 @@ def plot(rows: List[Tuple[str, float, float, float]], out: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pairs = [("latest-base-file lookups", rows[0], rows[1]), ("marker create", rows[2], rows[4]),
-             ("marker delete", rows[3], rows[5]), ("driver partition listing", rows[6], rows[7])]
+    pairs = [
+        ("latest-base-file lookups", rows[0], rows[1]),
+        ("marker create", rows[2], rows[4]),
+        ("marker delete", rows[3], rows[5]),
+        ("driver partition listing", rows[6], rows[7]),
+    ]
     fig, ax = plt.subplots(figsize=(8, 3.6))
     width = 0.38
-    for i, (name, alt, new) in enumerate(pairs):
+    for i, (_name, alt, new) in enumerate(pairs):
         for j, (row, colour) in enumerate([(alt, "#999999"), (new, "#2f6db5")]):
             x = i + (j - 0.5) * width
             ax.bar(x, row[1], width, color=colour, yerr=[[row[1] - row[2]], [row[3] - row[1]]], capsize=3)
             ax.annotate(f"{row[1]:.2f}", (x, row[1]), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(range(len(pairs)), [p[0] for p in pairs])
     ax.set_ylabel("seconds (median, min-max)")
-    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color="#999999"), plt.Rectangle((0, 0), 1, 1, color="#2f6db5")],
-              labels=["each task / direct / serial", "timeline service / parallel"], fontsize=8)
+    ax.legend(
+        handles=[plt.Rectangle((0, 0), 1, 1, color="#999999"), plt.Rectangle((0, 0), 1, 1, color="#2f6db5")],
+        labels=["each task / direct / serial", "timeline service / parallel"],
+        fontsize=8,
+    )
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -118,8 +125,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     try:
         started = time.time()
         path, ids = synthesize(spark, root, args.partitions, args.groups)
-        print(f"table: {args.partitions} partitions x {args.groups} file groups ({len(ids)} files), "
-              f"made in {time.time() - started:.1f} s")
+        print(
+            f"table: {args.partitions} partitions x {args.groups} file groups ({len(ids)} files), "
+            f"made in {time.time() - started:.1f} s"
+        )
         rng = random.Random(1)
         asks = [list(rng.choice(ids)) for _ in range(args.lookups)]
         rows = []
@@ -140,8 +149,14 @@ def main(argv: Optional[List[str]] = None) -> None:
                 delete.append(d / 1000.0)
                 files.append(int(f))
             rows.append((f"b) {args.markers} markers {label}: create", median(create), min(create), max(create)))
-            rows.append((f"b) {args.markers} markers {label}: delete ({files[0]} files)", median(delete),
-                         min(delete), max(delete)))
+            rows.append(
+                (
+                    f"b) {args.markers} markers {label}: delete ({files[0]} files)",
+                    median(delete),
+                    min(delete),
+                    max(delete),
+                )
+            )
         storage = spark._jvm.io.pyhudi.storage.Storage(spark._jsc.hadoopConfiguration())
         lister = spark._jvm.io.pyhudi.filegroup.PartitionLister
         for label, parallelism in [("one folder after another", 1), ("in parallel", 16)]:
@@ -156,8 +171,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         for name, med, lo, hi in rows:
             print(f"{name:62} {med:9.2f} {lo:7.2f} {hi:7.2f}")
         print(f"ratio lookups service/local: {rows[1][1] / rows[0][1]:.2f}")
-        print(f"ratio marker create server/direct: {rows[4][1] / rows[2][1]:.2f}; "
-              f"delete: {rows[5][1] / max(rows[3][1], 1e-3):.2f}")
+        print(
+            f"ratio marker create server/direct: {rows[4][1] / rows[2][1]:.2f}; "
+            f"delete: {rows[5][1] / max(rows[3][1], 1e-3):.2f}"
+        )
         print(f"ratio driver listing parallel/serial: {rows[7][1] / rows[6][1]:.2f}")
         if args.plot:
             plot(rows, args.plot)

@@ -21,7 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Any, List, Optional
+from typing import List, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -53,8 +53,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         table = generate(spark, args.rows)
         half = args.upsert_rows // 2
         # Updates of existing ids (spread over the table) plus new ids beyond it.
-        batch = generate(spark, args.rows + half, salt=1).where(
-            f"id >= {args.rows} or id % {max(1, args.rows // half)} = 0").limit(args.upsert_rows).cache()
+        batch = (
+            generate(spark, args.rows + half, salt=1)
+            .where(f"id >= {args.rows} or id % {max(1, args.rows // half)} = 0")
+            .limit(args.upsert_rows)
+            .cache()
+        )
         n = batch.count()
         warm = os.path.join(work, "warm")
         hudi_write(table.limit(2000), warm, "warm", "bulk_insert", args.index, 16)
@@ -79,9 +83,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         import pyhudi
 
         med_total, med_before = statistics.median(totals), statistics.median(befores)
-        print(f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
-              f"{args.index} index: upsert of {n} rows (half new) into a {args.rows}-row COW table, "
-              f"{args.repeat} runs")
+        print(
+            f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
+            f"{args.index} index: upsert of {n} rows (half new) into a {args.rows}-row COW table, "
+            f"{args.repeat} runs"
+        )
         print(f"{'':<28} {'median s':>9} {'min':>7} {'max':>7}")
         print(f"{'whole upsert':<28} {med_total:>9.1f} {min(totals):>7.1f} {max(totals):>7.1f}")
         print(f"{'before the instant':<28} {med_before:>9.1f} {min(befores):>7.1f} {max(befores):>7.1f}")

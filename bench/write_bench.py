@@ -34,7 +34,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser.add_argument("--rows", type=int, default=200_000, help="rows of the initial load (default 200000)")
     parser.add_argument("--update-fraction", type=float, default=0.10, help="share of keys upserted (default 0.10)")
     parser.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
-    parser.add_argument("--buckets", type=int, default=16, help="hoodie.bucket.index.num.buckets for BUCKET (default 16)")
+    parser.add_argument(
+        "--buckets", type=int, default=16, help="hoodie.bucket.index.num.buckets for BUCKET (default 16)"
+    )
     parser.add_argument("--index", action="append", choices=INDEX_TYPES, help="index types for d) (default: all)")
     parser.add_argument("--dir", help="working folder (default: a temporary folder, removed at the end)")
     parser.add_argument("--keep", action="store_true", help="keep the written tables")
@@ -78,7 +80,7 @@ def generate(spark: Any, rows: int, salt: int = 0) -> Any:
         f"unhex(sha1(cast(id + {salt} as string))) as bin_col",
         f"array(named_struct('a1', concat('e', cast(id as string)), 'a2', cast(id % 100 as int)),"
         f" named_struct('a1', 'x', 'a2', {salt})) as arr_col",
-        f"map('m1', named_struct('m1', id * 0.5, 'm2', id % 3 = 0)) as map_col",
+        "map('m1', named_struct('m1', id * 0.5, 'm2', id % 3 = 0)) as map_col",
         f"named_struct('s1', cast(id as string), 's2', cast(id % 1000 as int),"
         f" 'child', named_struct('c1', (id + {salt}) * 0.25, 'c2', id % 5 = 0)) as struct_col",
     )
@@ -170,25 +172,34 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
-def print_table(results: List[Tuple[str, int, float, Optional[int]]], parquet_s: float, load_s: float, args: argparse.Namespace) -> None:
+def print_table(
+    results: List[Tuple[str, int, float, Optional[int]]], parquet_s: float, load_s: float, args: argparse.Namespace
+) -> None:
     import pyspark
 
     import pyhudi
 
-    print(f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
-          f"{args.rows} rows, {PARTITIONS} partitions, update fraction {args.update_fraction}")
-    header = (f"{'step':<40} {'rows':>10} {'seconds':>9} {'rows/s':>11} {'x parquet':>10} {'x load':>8}"
-              f" {'table rows':>11}")
+    print(
+        f"\npyhudi {pyhudi.__version__}, PySpark {pyspark.__version__}, master {args.master}, "
+        f"{args.rows} rows, {PARTITIONS} partitions, update fraction {args.update_fraction}"
+    )
+    header = (
+        f"{'step':<40} {'rows':>10} {'seconds':>9} {'rows/s':>11} {'x parquet':>10} {'x load':>8} {'table rows':>11}"
+    )
     print(header)
     print("-" * len(header))
     for step, rows, seconds, after in results:
         rate = rows / seconds if seconds > 0 else float("inf")
         flag = "" if after is None or after == args.rows else "  <- expected " + str(args.rows)
-        print(f"{step:<40} {rows:>10} {seconds:>9.2f} {rate:>11.0f} {seconds / parquet_s:>10.2f} {seconds / load_s:>8.2f}"
-              f" {'' if after is None else after:>11}{flag}")
-    print("\nx parquet: time / time of a); x load: time / time of b). table rows: rows read back after "
-          "the step (untimed); upserts touch existing keys only, so it stays at the load's count.\n"
-          "Timings vary run to run and with other load on the machine; compare within one run.")
+        print(
+            f"{step:<40} {rows:>10} {seconds:>9.2f} {rate:>11.0f} {seconds / parquet_s:>10.2f} {seconds / load_s:>8.2f}"
+            f" {'' if after is None else after:>11}{flag}"
+        )
+    print(
+        "\nx parquet: time / time of a); x load: time / time of b). table rows: rows read back after "
+        "the step (untimed); upserts touch existing keys only, so it stays at the load's count.\n"
+        "Timings vary run to run and with other load on the machine; compare within one run."
+    )
 
 
 if __name__ == "__main__":

@@ -105,8 +105,12 @@ def trips(spark: SparkSession, first: int, count: int, ts: int, fare_shift: floa
 def pipeline(spark: SparkSession, path: Path) -> None:
     print(f"\n######## write pipeline: copy-on-write table at {path}")
     writer = lambda df, op, mode="append": (  # noqa: E731
-        df.write.format("pyhudi").options(**TRIP_OPTIONS)
-        .option("hoodie.datasource.write.operation", op).mode(mode).save(str(path)))
+        df.write.format("pyhudi")
+        .options(**TRIP_OPTIONS)
+        .option("hoodie.datasource.write.operation", op)
+        .mode(mode)
+        .save(str(path))
+    )
     writer(trips(spark, 0, 2000, ts=1_000, fare_shift=0.0), "bulk_insert", mode="errorifexists")
     # Corrections for 100 existing trips plus 200 late arrivals, in one upsert.
     writer(trips(spark, 1900, 300, ts=2_000, fare_shift=1.5), "upsert")
@@ -125,10 +129,13 @@ def pipeline(spark: SparkSession, path: Path) -> None:
     show("snapshot, corrected trips", snapshot.where("trip_id between 'trip-001898' and 'trip-001902'"))
     for instant, _ in instants:
         print(f"time travel as of {instant}: {pyhudi.read(spark, path, as_of=instant).count()} trips")
-    show(f"incremental: changes after {instants[0][0]}",
-         pyhudi.read(spark, path, QueryType.INCREMENTAL, begin=instants[0][0]).where("rider = 'rider-3'"))
+    show(
+        f"incremental: changes after {instants[0][0]}",
+        pyhudi.read(spark, path, QueryType.INCREMENTAL, begin=instants[0][0]).where("rider = 'rider-3'"),
+    )
     try:
         from hudi import HudiTable  # the Rust reader, an independent check
+
         rows = sum(b.num_rows for b in HudiTable(str(path)).read())
         print(f"hudi-rs reads the same table: {rows} trips")
     except ImportError:
@@ -139,8 +146,12 @@ def mor_pipeline(spark: SparkSession, path: Path) -> None:
     print(f"\n######## merge-on-read pipeline at {path}")
     options = dict(TRIP_OPTIONS, **{"hoodie.datasource.write.table.type": "MERGE_ON_READ"})
     writer = lambda df, op: (  # noqa: E731
-        df.write.format("pyhudi").options(**options)
-        .option("hoodie.datasource.write.operation", op).mode("append").save(str(path)))
+        df.write.format("pyhudi")
+        .options(**options)
+        .option("hoodie.datasource.write.operation", op)
+        .mode("append")
+        .save(str(path))
+    )
     writer(trips(spark, 0, 1000, ts=1_000, fare_shift=0.0), "bulk_insert")
     # Updates of existing trips go to log files instead of rewriting the base files.
     writer(trips(spark, 0, 100, ts=2_000, fare_shift=10.0), "upsert")
@@ -149,19 +160,25 @@ def mor_pipeline(spark: SparkSession, path: Path) -> None:
     print(f"log files after the upsert and delete: {len(logs)}")
     fare = "round(sum(fare), 2) as total_fare"
     print("snapshot (base + logs):      ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
-    print("read_optimized (base only):  ",
-          pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
+    print(
+        "read_optimized (base only):  ",
+        pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first(),
+    )
     # A named savepoint: a snapshot later jobs read by name (and that clean keeps).
     table = pyhudi.HudiTable.for_path(spark, str(path))
     table.savepoint(name="before-compaction", retain_days=30, comment="demo")
     instant = table.compact()
     print(f"compaction {instant}: log files folded into new base files")
-    print("read_optimized after compaction:",
-          pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first())
+    print(
+        "read_optimized after compaction:",
+        pyhudi.read(spark, path, QueryType.READ_OPTIMIZED).selectExpr("count(*) as trips", fare).first(),
+    )
     writer(trips(spark, 0, 100, ts=4_000, fare_shift=20.0), "upsert")
     print("latest snapshot:             ", pyhudi.read(spark, path).selectExpr("count(*) as trips", fare).first())
-    print("savepoint 'before-compaction':",
-          pyhudi.read(spark, path, as_of="before-compaction").selectExpr("count(*) as trips", fare).first())
+    print(
+        "savepoint 'before-compaction':",
+        pyhudi.read(spark, path, as_of="before-compaction").selectExpr("count(*) as trips", fare).first(),
+    )
     print("savepoints:", [(s["instant"], s["name"]) for s in table.savepoints()])
     table.delete_savepoint("before-compaction")
     # Clean keeping one commit: file slices the latest snapshot no longer needs are deleted.

@@ -15,16 +15,16 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
-import pytest
-
 import harness
+import pytest
 
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
     """The single SparkSession of the run, with the pyhudi jar on its classpath."""
-    import pyhudi
     from pyspark.sql import SparkSession
+
+    import pyhudi
 
     builder = (
         SparkSession.builder.master("local[2]")

@@ -55,8 +55,7 @@ def corpus_dir() -> Path:
     path = shared_dir() / "hudi-tables" / "v6"
     if not path.is_dir():
         raise FileNotFoundError(
-            f"Conformance corpus not found at {path}; set PYHUDI_SHARED to the folder that "
-            "holds hudi-tables/"
+            f"Conformance corpus not found at {path}; set PYHUDI_SHARED to the folder that holds hudi-tables/"
         )
     return path
 
@@ -64,11 +63,7 @@ def corpus_dir() -> Path:
 def table_names() -> List[str]:
     """All corpus tables as ``"<kind>/<name>"``, e.g. ``"mor/v6_trips_8i1u"``."""
     root = corpus_dir()
-    names = [
-        f"{kind}/{zip_path.stem}"
-        for kind in TABLE_KINDS
-        for zip_path in sorted((root / kind).glob("*.zip"))
-    ]
+    names = [f"{kind}/{zip_path.stem}" for kind in TABLE_KINDS for zip_path in sorted((root / kind).glob("*.zip"))]
     if not names:
         raise FileNotFoundError(f"No *.zip tables under {root}/{{cow,mor}}")
     return names
@@ -122,16 +117,12 @@ def normalize_value(value: Any, data_type: DataType) -> Any:
     if isinstance(data_type, DateType):
         return value.isoformat()
     if isinstance(data_type, StructType):
-        return {
-            field.name: normalize_value(value[i], field.dataType)
-            for i, field in enumerate(data_type.fields)
-        }
+        return {field.name: normalize_value(value[i], field.dataType) for i, field in enumerate(data_type.fields)}
     if isinstance(data_type, ArrayType):
         return [normalize_value(v, data_type.elementType) for v in value]
     if isinstance(data_type, MapType):
         pairs = [
-            [normalize_value(k, data_type.keyType), normalize_value(v, data_type.valueType)]
-            for k, v in value.items()
+            [normalize_value(k, data_type.keyType), normalize_value(v, data_type.valueType)] for k, v in value.items()
         ]
         return sorted(pairs, key=canonical_json)
     if isinstance(value, (Decimal, float)):  # defensive: a type we did not map above
@@ -192,9 +183,7 @@ def assert_rows_equal(
 ) -> None:
     """Assert two row lists are equal as multisets, explaining the difference if not."""
     actual_json = sorted(canonical_json(r) for r in actual)
-    expected_json = sorted(
-        canonical_json(canonicalize_expected(r, schema)) for r in expected
-    )
+    expected_json = sorted(canonical_json(canonicalize_expected(r, schema)) for r in expected)
     if actual_json == expected_json:
         return
     missing = _multiset_minus(expected_json, actual_json)
@@ -267,9 +256,7 @@ def _pairwise_diffs(missing: List[str], unexpected: List[str], max_shown: int) -
 def assert_meta_columns_first(columns: Sequence[str], context: str = "") -> None:
     """``_hoodie_*`` meta columns, when present, lead the schema in Hudi's order."""
     meta = [c for c in columns if c.startswith("_hoodie_")]
-    assert list(columns[: len(meta)]) == meta, (
-        f"{context}: meta columns must come first, got columns {list(columns)}"
-    )
+    assert list(columns[: len(meta)]) == meta, f"{context}: meta columns must come first, got columns {list(columns)}"
     if set(META_COLUMNS) <= set(meta):
         assert tuple(meta[: len(META_COLUMNS)]) == META_COLUMNS, (
             f"{context}: meta columns must be in Hudi's order {list(META_COLUMNS)}, got {meta}"
@@ -304,7 +291,9 @@ def normalize_arrow_value(value: Any, arrow_type: Any) -> Any:
         return value.isoformat()
     if t.is_struct(arrow_type):
         return {
-            arrow_type.field(i).name: normalize_arrow_value(value.get(arrow_type.field(i).name), arrow_type.field(i).type)
+            arrow_type.field(i).name: normalize_arrow_value(
+                value.get(arrow_type.field(i).name), arrow_type.field(i).type
+            )
             for i in range(arrow_type.num_fields)
         }
     if t.is_map(arrow_type):
@@ -322,16 +311,15 @@ def normalize_arrow(batches: Sequence[Any], schema: Any = None) -> List[Dict[str
     """Arrow record batches (or one table) as expected-JSON dicts."""
     import pyarrow as pa
 
-    table = batches if isinstance(batches, pa.Table) else (
-        pa.Table.from_batches(list(batches), schema=schema) if batches or schema is not None else None
+    table = (
+        batches
+        if isinstance(batches, pa.Table)
+        else (pa.Table.from_batches(list(batches), schema=schema) if batches or schema is not None else None)
     )
     if table is None:
         return []
     fields = list(table.schema)
-    return [
-        {f.name: normalize_arrow_value(row[f.name], f.type) for f in fields}
-        for row in table.to_pylist()
-    ]
+    return [{f.name: normalize_arrow_value(row[f.name], f.type) for f in fields} for row in table.to_pylist()]
 
 
 def hudi_rs_read(
@@ -367,7 +355,9 @@ def data_files(path: Path) -> Set[str]:
     return {
         str(p.relative_to(path))
         for p in path.rglob("*")
-        if p.is_file() and ".hoodie" not in p.relative_to(path).parts and (p.name.endswith(".parquet") or ".log." in p.name)
+        if p.is_file()
+        and ".hoodie" not in p.relative_to(path).parts
+        and (p.name.endswith(".parquet") or ".log." in p.name)
     }
 
 
@@ -393,8 +383,11 @@ def pending_instants(path: Path) -> List[str]:
     pending = set()
     for name in timeline_files(path):
         stem, _, rest = name.partition(".")
-        if stem.isdigit() and stem not in completed and (
-            rest == "inflight" or rest.endswith(".requested") or rest.endswith(".inflight")
-        ) and rest.split(".")[0] in COMPLETED_WRITE_ACTIONS + ("inflight",):
+        if (
+            stem.isdigit()
+            and stem not in completed
+            and (rest == "inflight" or rest.endswith(".requested") or rest.endswith(".inflight"))
+            and rest.split(".")[0] in COMPLETED_WRITE_ACTIONS + ("inflight",)
+        ):
             pending.add(stem)
     return sorted(pending)

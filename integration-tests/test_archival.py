@@ -24,11 +24,11 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-import pytest
-
 import harness
-import pyhudi
+import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi.cli.archived import archive_files, archived_entries
 from pyhudi.cli.table import open_table
 from pyhudi.options import (
@@ -103,7 +103,9 @@ def _cli(*args: str) -> subprocess.CompletedProcess:  # type: ignore[type-arg]
 
 def _validate(path: Path, context: str) -> None:
     result = _cli("validate", str(path))
-    assert result.returncode == 0, f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0, (
+        f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    )
 
 
 class Model:

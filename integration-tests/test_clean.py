@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 import fastavro
-import pytest
-
 import harness
-import pyhudi
+import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi.options import (
     CLEAN_AUTOMATIC,
     CLEAN_COMMITS_RETAINED,
@@ -126,7 +126,9 @@ def _avro(path: Path) -> Dict[str, Any]:
 def _validate(path: Path, context: str) -> None:
     cli = Path(sys.executable).parent / "pyhudi"
     result = subprocess.run([str(cli), "validate", str(path)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0, (
+        f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,12 +168,16 @@ def test_automatic_clean_keeps_the_retained_window_exact(spark, tmp_path, table_
             cleans_seen += 1
             assert len(new_cleans) == 1, f"{context}: clean instants {new_cleans}"
             meta = _avro(path / ".hoodie" / f"{new_cleans[0]}.clean")
-            deleted = {f"{p}/{n}" if p else n for p, m in meta["partitionMetadata"].items() for n in m["successDeleteFiles"]}
+            deleted = {
+                f"{p}/{n}" if p else n for p, m in meta["partitionMetadata"].items() for n in m["successDeleteFiles"]
+            }
             assert deleted == removed and meta["totalFilesDeleted"] == len(removed), context
             assert meta["earliestCommitToRetain"] == writes[len(writes) - RETAINED], context
             assert meta["lastCompletedCommitTimestamp"] == writes[-1] and meta["policy"] == "KEEP_LATEST_COMMITS"
             plan = _avro(path / ".hoodie" / f"{new_cleans[0]}.clean.requested")
-            assert plan["version"] == 2 and plan["earliestInstantToRetain"]["timestamp"] == meta["earliestCommitToRetain"]
+            assert (
+                plan["version"] == 2 and plan["earliestInstantToRetain"]["timestamp"] == meta["earliestCommitToRetain"]
+            )
         else:
             assert not new_cleans, f"{context}: a clean instant {new_cleans} that deleted nothing"
 
@@ -233,7 +239,9 @@ WORKER = textwrap.dedent(
 
 def _pending_clean(path: Path) -> Optional[str]:
     names = set(harness.timeline_files(path))
-    pending = [n.split(".")[0] for n in names if n.endswith(".clean.inflight") and n.replace(".inflight", "") not in names]
+    pending = [
+        n.split(".")[0] for n in names if n.endswith(".clean.inflight") and n.replace(".inflight", "") not in names
+    ]
     return pending[0] if pending else None
 
 

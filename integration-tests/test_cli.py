@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import fastavro
+import harness
 import pyarrow.parquet as pq
 import pytest
 
-import harness
 import pyhudi
 
 PYHUDI = Path(sys.executable).parent / "pyhudi"

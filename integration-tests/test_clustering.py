@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import fastavro
+import harness
 import pyarrow.parquet as pq
 import pytest
-
-import harness
-import pyhudi
 import write_support as ws
+
+import pyhudi
 
 COLUMNS = ("key", "part", "ts", "v")
 Row = Tuple[str, str, int, str]
@@ -97,10 +97,14 @@ def _avro(path: Path) -> Dict[str, Any]:
 def _validate(path: Path, context: str) -> None:
     cli = Path(sys.executable).parent / "pyhudi"
     result = subprocess.run([str(cli), "validate", str(path)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0, (
+        f"{context}: pyhudi validate failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}"
+    )
 
 
-def _inserts(spark: Any, path: Path, options: Dict[str, str], rounds: int) -> Tuple[Dict[str, Row], Dict[str, List[Row]]]:
+def _inserts(
+    spark: Any, path: Path, options: Dict[str, str], rounds: int
+) -> Tuple[Dict[str, Row], Dict[str, List[Row]]]:
     state: Dict[str, Row] = {}
     history: Dict[str, List[Row]] = {}
     for step in range(rounds):
@@ -282,8 +286,9 @@ def test_clustering_killed_before_commit_is_redone(spark, tmp_path, table_type):
         _write(spark, path, updates, options, "upsert")
         state.update({r[0]: r for r in updates})
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYHUDI_CRASH_AT="clustering.before-commit")
-    done = subprocess.run([sys.executable, "-c", CLUSTERER, str(path)], env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", CLUSTERER, str(path)], env=env, capture_output=True, text=True, timeout=300
+    )
     assert "CLUSTERING" in done.stdout and "DONE" not in done.stdout, done.stdout + done.stderr[-3000:]
     files = harness.timeline_files(path)
     inflight = [f.split(".")[0] for f in files if f.endswith(".replacecommit.inflight")]
@@ -340,7 +345,8 @@ def test_inline_clustering_after_max_commits(spark, tmp_path):
         _write(spark, path, rows, options)
         state.update({r[0]: r for r in rows})
         clusterings = [
-            i for i, a in harness.completed_instants(path)
+            i
+            for i, a in harness.completed_instants(path)
             if a == "replacecommit" and ws.commit_metadata(path, i, a)["operationType"] == "CLUSTER"
         ]
         assert len(clusterings) == (step + 1) // 3, f"write#{step}: clusterings {clusterings}"
@@ -359,12 +365,15 @@ def test_clean_deletes_replaced_file_groups_once_no_retained_instant_needs_them(
     instant = pyhudi.cluster(spark, str(path), options, sort_columns=["v"])
     assert instant is not None
     replaced = {
-        (p, i) for p, ids in ws.commit_metadata(path, instant, "replacecommit")["partitionToReplaceFileIds"].items()
+        (p, i)
+        for p, ids in ws.commit_metadata(path, instant, "replacecommit")["partitionToReplaceFileIds"].items()
         for i in ids
     }
 
     def replaced_files() -> List[Path]:
-        return [f for f in path.rglob("*.parquet") if (str(f.parent.relative_to(path)), f.name.split("_")[0]) in replaced]
+        return [
+            f for f in path.rglob("*.parquet") if (str(f.parent.relative_to(path)), f.name.split("_")[0]) in replaced
+        ]
 
     assert len(replaced_files()) == len(replaced)
     # While the clustering is among the retained commits, time travel before it needs the old groups.

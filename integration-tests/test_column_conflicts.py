@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import harness
-import pyhudi
 import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi import errors
 
 FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
@@ -59,11 +60,13 @@ def _options(provider: str, ordering: Optional[str] = None, zookeeper: Optional[
         options["hoodie.write.partial.ordering.field"] = ordering
     if provider == ZK:
         host, port = zookeeper
-        options.update({
-            "hoodie.write.lock.zookeeper.url": host,
-            "hoodie.write.lock.zookeeper.port": str(port),
-            "hoodie.write.lock.zookeeper.base_path": "/pyhudi-tests/columns",
-        })
+        options.update(
+            {
+                "hoodie.write.lock.zookeeper.url": host,
+                "hoodie.write.lock.zookeeper.port": str(port),
+                "hoodie.write.lock.zookeeper.base_path": "/pyhudi-tests/columns",
+            }
+        )
     return options
 
 
@@ -132,8 +135,14 @@ def test_a_shared_column_conflicts_and_the_loser_leaves_nothing(spark, tmp_path)
     both = [(f"k{i}", f"p{i % 2}", 200.0 + i, 6, 9.0, 6) for i in UPDATED]
     options = _options(IN_PROCESS, "fare_ts")
     a = ws.PausedWriter(spark, path, tmp_path / "a", options, fares, FARE).started()
-    b = ws.PausedWriter(spark, path, tmp_path / "b", options, both,
-                        "key string, part string, fare double, fare_ts long, tip double, tip_ts long").started()
+    b = ws.PausedWriter(
+        spark,
+        path,
+        tmp_path / "b",
+        options,
+        both,
+        "key string, part string, fare double, fare_ts long, tip double, tip_ts long",
+    ).started()
     assert a.commit() == "committed"
     outcome = b.commit()
     assert isinstance(outcome, errors.WriteConflictError), outcome

@@ -27,9 +27,7 @@ OPTIONS = {
 
 
 def rows(spark: Any, ids: range, ts: int, tag: str) -> Any:
-    return spark.createDataFrame(
-        [Row(id=i, city=("sf", "ny")[i % 2], ts=ts, v=f"{tag}{i}") for i in ids]
-    )
+    return spark.createDataFrame([Row(id=i, city=("sf", "ny")[i % 2], ts=ts, v=f"{tag}{i}") for i in ids])
 
 
 def pyhudi_rows(spark: Any, path: Path, **kw: Any) -> List[Tuple[Any, ...]]:
@@ -49,8 +47,15 @@ def test_upsert_delete_round_trip(spark: Any, tmp_path: Path, table_type: str) -
     opts = dict(OPTIONS, **{"hoodie.datasource.write.table.type": table_type})
     rows(spark, range(10), 1, "a").write.format("pyhudi").options(**opts).save(str(path))
     rows(spark, range(5, 15), 2, "b").write.format("pyhudi").options(**opts).mode("append").save(str(path))
-    (rows(spark, range(0, 2), 3, "x").select("id", "city").write.format("pyhudi").options(**opts)
-     .option("hoodie.datasource.write.operation", "delete").mode("append").save(str(path)))
+    (
+        rows(spark, range(0, 2), 3, "x")
+        .select("id", "city")
+        .write.format("pyhudi")
+        .options(**opts)
+        .option("hoodie.datasource.write.operation", "delete")
+        .mode("append")
+        .save(str(path))
+    )
     got = pyhudi_rows(spark, path)
     assert [(i, v) for i, _, v, _ in got] == [(i, "a%d" % i) for i in range(2, 5)] + [
         (i, "b%d" % i) for i in range(5, 15)
@@ -62,7 +67,6 @@ def test_upsert_delete_round_trip(spark: Any, tmp_path: Path, table_type: str) -
         assert instant is not None and (path / ".hoodie" / f"{instant}.commit").is_file()
         assert pyhudi_rows(spark, path, query_type="read_optimized") == got
         assert hudi_rs_rows(path) == got
-
 
 
 def test_record_keys_are_written_without_a_dictionary(spark: Any, tmp_path: Path) -> None:

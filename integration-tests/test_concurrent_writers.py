@@ -20,11 +20,10 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List
 
-import pytest
-from pyspark.sql.types import LongType, StringType, StructField, StructType
-
 import harness
+import pytest
 import write_support as ws
+from pyspark.sql.types import LongType, StringType, StructField, StructType
 
 SCHEMA = StructType(
     [
@@ -98,8 +97,15 @@ def _run_writers(path: Path, tmp: Path, options: Dict[str, str]) -> List[List[Di
         log = open(tmp / f"writer{w}.log", "wb")
         logs.append(log)
         args = [str(path), str(w), str(BATCHES), str(INSERTS), str(SEEDS), str(go), str(outs[w]), json.dumps(options)]
-        procs.append(subprocess.Popen([sys.executable, "-c", WRITER, *args], stdout=log, stderr=subprocess.STDOUT,
-                                      env=env, start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", WRITER, *args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+            )
+        )
     try:
         deadline = time.monotonic() + 300
         while not all(Path(str(o) + ".ready").exists() for o in outs):

@@ -54,9 +54,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-import pytest
-
 import harness
+import pytest
 import write_support as ws
 
 WRITERS = 4
@@ -128,9 +127,10 @@ def _die_with_parent() -> None:
 
 def writer_main(config: Dict[str, Any]) -> None:
     _die_with_parent()
+    from pyspark.sql import SparkSession
+
     import pyhudi
     from pyhudi import errors
-    from pyspark.sql import SparkSession
 
     builder = (
         SparkSession.builder.master("local[1]")

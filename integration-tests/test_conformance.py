@@ -3,10 +3,10 @@
 
 from typing import Dict, List, NamedTuple
 
+import harness
 import pytest
 from pyspark.sql.types import BooleanType, IntegerType, StringType
 
-import harness
 from pyhudi.options import (
     AS_OF_INSTANT,
     BEGIN_INSTANTTIME,

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
+import harness
 import pytest
 from pyspark.sql.types import (
     ArrayType,
@@ -25,8 +26,6 @@ from pyspark.sql.types import (
     TimestampNTZType,
     TimestampType,
 )
-
-import harness
 
 # Plain COW tables (no replacecommit) whose queries a file-name oracle can answer.
 ORACLE_TABLES = [
@@ -137,22 +136,16 @@ def test_map_pair_order_is_ignored():
         [["y", "x"], ["b", "a"]],
     )
     actual = [harness.normalize_value(row, schema)]
-    harness.assert_rows_equal(
-        actual, [{"m": [["k1", [1]], ["k2", [2]]], "a": [["y", "x"], ["b", "a"]]}], schema
-    )
+    harness.assert_rows_equal(actual, [{"m": [["k1", [1]], ["k2", [2]]], "a": [["y", "x"], ["b", "a"]]}], schema)
     # Arrays keep their order: an array of pairs is not a map.
     with pytest.raises(AssertionError):
-        harness.assert_rows_equal(
-            actual, [{"m": [["k2", [2]], ["k1", [1]]], "a": [["b", "a"], ["y", "x"]]}], schema
-        )
+        harness.assert_rows_equal(actual, [{"m": [["k2", [2]], ["k1", [1]]], "a": [["b", "a"], ["y", "x"]]}], schema)
 
 
 def test_difference_report_names_the_column():
     schema = StructType([StructField("id", IntegerType()), StructField("fare", StringType())])
     with pytest.raises(AssertionError, match=r"(?s)fare: '25\.0' -> '33\.9'"):
-        harness.assert_rows_equal(
-            [{"id": 1, "fare": "33.9"}], [{"id": 1, "fare": "25.0"}], schema, "t"
-        )
+        harness.assert_rows_equal([{"id": 1, "fare": "33.9"}], [{"id": 1, "fare": "25.0"}], schema, "t")
 
 
 def _hudi_rs_cases() -> List[Tuple[str, str]]:

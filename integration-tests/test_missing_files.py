@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import harness
 import pytest
 
-import harness
 import pyhudi
 from pyhudi import errors
 from pyhudi.options import (
@@ -33,8 +33,15 @@ SCHEMA = "id string, part string, ts long, v string"
 def _write(spark: Any, path: Path, rows: Sequence[Tuple[str, str, int, str]], table_type: str) -> str:
     """Upserts ``rows`` and returns the instant of the new completed commit."""
     before = set(harness.completed_instants(path)) if path.exists() else set()
-    pyhudi.write(spark.createDataFrame(list(rows), SCHEMA), path, table_name="t", record_key="id",
-                 partition_by="part", precombine="ts", table_type=table_type)
+    pyhudi.write(
+        spark.createDataFrame(list(rows), SCHEMA),
+        path,
+        table_name="t",
+        record_key="id",
+        partition_by="part",
+        precombine="ts",
+        table_type=table_type,
+    )
     new = sorted(set(harness.completed_instants(path)) - before)
     assert len(new) == 1, new
     return new[0][0]
@@ -83,8 +90,9 @@ def test_cow_latest_base_file_deleted_fails_every_query(spark, cow_two_commits):
     _missing_error(spark, path, {QUERY_TYPE: QueryType.INCREMENTAL.value, BEGIN_INSTANTTIME: c1}, gone, c2)
     # Before c2 the table is whole: time travel and incremental ranges that end at c1 still work.
     assert _read(spark, path, {AS_OF_INSTANT: c1}) == {"a1": "v1", "a2": "v1", "b1": "v1"}
-    assert _read(spark, path, {QUERY_TYPE: QueryType.INCREMENTAL.value, BEGIN_INSTANTTIME: "000",
-                               END_INSTANTTIME: c1}) == {"a1": "v1", "a2": "v1", "b1": "v1"}
+    assert _read(
+        spark, path, {QUERY_TYPE: QueryType.INCREMENTAL.value, BEGIN_INSTANTTIME: "000", END_INSTANTTIME: c1}
+    ) == {"a1": "v1", "a2": "v1", "b1": "v1"}
 
 
 def test_skip_leaves_the_missing_files_rows_out_and_never_serves_the_older_slice(spark, cow_two_commits):
@@ -135,8 +143,13 @@ def test_upsert_into_a_table_with_a_missing_file_fails_and_commits_nothing(spark
     before = harness.completed_instants(path)
     files_before = sorted(str(p.relative_to(path)) for p in path.rglob("*") if ".hoodie" not in p.parts)
     with pytest.raises(errors.MissingFileError) as caught:
-        pyhudi.write(spark.createDataFrame([("a2", "a", 3, "v3")], SCHEMA), path, record_key="id",
-                     partition_by="part", precombine="ts")
+        pyhudi.write(
+            spark.createDataFrame([("a2", "a", 3, "v3")], SCHEMA),
+            path,
+            record_key="id",
+            partition_by="part",
+            precombine="ts",
+        )
     assert caught.value.error_id == "MISSING_FILE"
     assert stat["path"] in caught.value.message and c2 in caught.value.message
     assert harness.completed_instants(path) == before
@@ -177,8 +190,15 @@ def test_replacing_a_partition_retires_the_group_that_lost_its_file(spark, tmp_p
     gone = next(s for s in _written(path, c1) if s["partitionPath"] == "a")
     (path / gone["path"]).unlink()
     options = {"hoodie.datasource.write.partitions.to.delete": "a"} if operation == "delete_partition" else {}
-    pyhudi.write(spark.createDataFrame([("a9", "a", 2, "v9")], SCHEMA), path, record_key="id",
-                 partition_by="part", precombine="ts", operation=operation, options=options)
+    pyhudi.write(
+        spark.createDataFrame([("a9", "a", 2, "v9")], SCHEMA),
+        path,
+        record_key="id",
+        partition_by="part",
+        precombine="ts",
+        operation=operation,
+        options=options,
+    )
     (c2, action) = harness.completed_instants(path)[-1]
     assert action == "replacecommit"
     replaced = json.loads((path / ".hoodie" / f"{c2}.replacecommit").read_text())["partitionToReplaceFileIds"]

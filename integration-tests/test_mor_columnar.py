@@ -71,7 +71,7 @@ def _row(i: int, part: str, ts: int, rng: random.Random) -> Tuple[Any, ...]:
         ts,
         None if none else rng.randint(-1000, 1000),
         None if none else rng.random() * 100,
-        None if none else Decimal(rng.randint(-10**6, 10**6)) / 100,
+        None if none else Decimal(rng.randint(-(10**6), 10**6)) / 100,
         None if none else dt.date(2026, 1, 1) + dt.timedelta(days=rng.randint(0, 300)),
         None if none else dt.datetime(2026, 1, 1) + dt.timedelta(seconds=rng.randint(0, 10**7)),
         None if none else rng.random() < 0.5,

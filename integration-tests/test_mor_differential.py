@@ -26,13 +26,13 @@ A failure names the seed, index type and write; rerun one case with ``-k "BLOOM-
 import os
 import random
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
-
-import pytest
+from typing import Any, Dict, List, Optional
 
 import harness
-import pyhudi
+import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi import IndexType, TableType, WriteOperation
 from pyhudi.options import BUCKET_INDEX_NUM_BUCKETS, CLEAN_AUTOMATIC, HIVE_STYLE_PARTITIONING
 
@@ -170,7 +170,9 @@ class MorSequence(ws.Batches):
     def assert_nothing_to_compact(self, context: str) -> None:
         read = ws.pyhudi_rows(self.spark, self.path)
         read_optimized = ws.read_optimized_rows(self.spark, self.path)
-        ws.assert_same(ws.project(read_optimized, COLUMNS), ws.project(read, COLUMNS), f"{context}: read_optimized vs snapshot")
+        ws.assert_same(
+            ws.project(read_optimized, COLUMNS), ws.project(read, COLUMNS), f"{context}: read_optimized vs snapshot"
+        )
 
     def check_snapshot(self, context: str) -> List[Dict[str, Any]]:
         read = ws.assert_readers_agree(self.spark, self.path, context)

@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-import pytest
-
 import harness
-import pyhudi
+import pytest
 import write_support as ws
+
+import pyhudi
 
 OPTIONS = {
     "hoodie.table.name": "mor_recovery",
@@ -70,7 +70,8 @@ WORKER = textwrap.dedent(
     spark = pyhudi.configure_spark(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     if task == "write":
-        operation, start, end, exprs, options = sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), json.loads(sys.argv[6]), json.loads(sys.argv[7])
+        operation, start, end = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+        exprs, options = json.loads(sys.argv[6]), json.loads(sys.argv[7])
         df = spark.range(start, end, numPartitions=8).selectExpr(*exprs)
         print("WRITING", flush=True)
         df.write.format("pyhudi").options(**options).option(
@@ -87,7 +88,9 @@ STATE_COLUMNS = ["key", "part", "ts", "_hoodie_commit_time", "_hoodie_record_key
 State = List[Tuple[Any, ...]]
 
 
-def _write_range(spark: Any, path: Path, operation: str, start: int, end: int, ts_offset: int, extra: Optional[Dict[str, str]] = None) -> None:
+def _write_range(
+    spark: Any, path: Path, operation: str, start: int, end: int, ts_offset: int, extra: Optional[Dict[str, str]] = None
+) -> None:
     df = spark.range(start, end, numPartitions=4).selectExpr(*_exprs(ts_offset))
     df.write.format("pyhudi").options(**OPTIONS).options(**(extra or {})).option(
         "hoodie.datasource.write.operation", operation
@@ -150,7 +153,9 @@ def _instant_base_files(path: Path, instant: str) -> List[Path]:
     return sorted(p for p in _files(path) if p.name.endswith(f"_{instant}.parquet") and not p.name.startswith("."))
 
 
-def _run_worker(path: Path, args: List[str], find_target: Callable[[], Optional[str]], has_files: Callable[[str], bool]) -> Optional[str]:
+def _run_worker(
+    path: Path, args: List[str], find_target: Callable[[], Optional[str]], has_files: Callable[[str], bool]
+) -> Optional[str]:
     """Start the worker; once ``find_target`` names a pending instant and ``has_files`` says it
     has written data (or 10 s later), SIGKILL its process group. Returns the instant, or None
     when the worker finished first."""
@@ -223,8 +228,8 @@ def test_killed_deltacommit_is_invisible_and_rolled_back(spark, tmp_path):
         failed = _run_worker(
             path,
             ["write", "upsert", "0", str(rows + rows // 5), json.dumps(_exprs(1_000_000)), json.dumps(OPTIONS)],
-            lambda: next((i for i in harness.pending_instants(path) if i not in known), None),
-            lambda inst: bool(_log_files(path) - logs_before) and bool(_instant_base_files(path, inst)),
+            lambda known=known: next((i for i in harness.pending_instants(path) if i not in known), None),
+            lambda inst, before=logs_before: bool(_log_files(path) - before) and bool(_instant_base_files(path, inst)),
         )
         if failed is not None:
             break
@@ -332,9 +337,15 @@ def test_killed_compaction_is_invisible_and_completed_later(spark, tmp_path):
 
     # Last, so that a leftover side file does not hide the checks above.
     leftovers = [
-        p for p in _files(path)
-        if target in p.name and p.resolve() not in committed_files
-        and not (p.name.startswith(".") and p.name.endswith(".crc") and (p.parent / p.name[1:-4]).resolve() in committed_files)
+        p
+        for p in _files(path)
+        if target in p.name
+        and p.resolve() not in committed_files
+        and not (
+            p.name.startswith(".")
+            and p.name.endswith(".crc")
+            and (p.parent / p.name[1:-4]).resolve() in committed_files
+        )
     ]
     assert not leftovers, f"files of the killed compaction attempt were not deleted: {sorted(map(str, leftovers))[:5]}"
 
@@ -365,7 +376,9 @@ def test_scheduled_compaction_runs_on_compact_and_before_the_next_write(spark, t
 
     snapshot = sorted(_expected(range(100), 1_000, second) + _expected(range(100, 300), 0, first))
     assert_both_readers(spark, path, snapshot, f"with compaction {planned} requested")
-    assert_both_readers(spark, path, _expected(range(300), 0, first), f"with compaction {planned} requested", read_optimized=True)
+    assert_both_readers(
+        spark, path, _expected(range(300), 0, first), f"with compaction {planned} requested", read_optimized=True
+    )
 
     executed = pyhudi.compact(spark, str(path))
     ws.assert_compaction_instant(path, planned, "scheduled compaction executed by compact()")
@@ -379,7 +392,8 @@ def test_scheduled_compaction_runs_on_compact_and_before_the_next_write(spark, t
     planned2 = pyhudi.schedule_compaction(spark, str(path))
     assert planned2 is not None and _pending_compactions(path) == {planned2: "requested"}
     snapshot = sorted(
-        _expected(range(100), 1_000, second) + _expected(range(100, 150), 2_000, third)
+        _expected(range(100), 1_000, second)
+        + _expected(range(100, 150), 2_000, third)
         + _expected(range(150, 300), 0, first)
     )
     assert_both_readers(spark, path, snapshot, f"with compaction {planned2} requested")
@@ -389,13 +403,16 @@ def test_scheduled_compaction_runs_on_compact_and_before_the_next_write(spark, t
     ws.assert_compaction_instant(path, planned2, "scheduled compaction executed by the next write")
     assert _pending_compactions(path) == {}
     snapshot = sorted(
-        _expected(range(100), 1_000, second) + _expected(range(100, 150), 2_000, third)
-        + _expected(range(150, 160), 3_000, fourth[0]) + _expected(range(160, 300), 0, first)
+        _expected(range(100), 1_000, second)
+        + _expected(range(100, 150), 2_000, third)
+        + _expected(range(150, 160), 3_000, fourth[0])
+        + _expected(range(160, 300), 0, first)
     )
     assert_both_readers(spark, path, snapshot, "after the write that ran the scheduled compaction")
     # The last write's updates are in log files again: read_optimized = state of planned2.
     ro = sorted(
-        _expected(range(100), 1_000, second) + _expected(range(100, 150), 2_000, third)
+        _expected(range(100), 1_000, second)
+        + _expected(range(100, 150), 2_000, third)
         + _expected(range(150, 300), 0, first)
     )
     assert_both_readers(spark, path, ro, "after the write that ran the scheduled compaction", read_optimized=True)

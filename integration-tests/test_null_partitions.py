@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import harness
 import pytest
+import write_support as ws
 from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
-import harness
-import write_support as ws
 from pyhudi.options import (
     AS_OF_INSTANT,
     BEGIN_INSTANTTIME,
@@ -39,8 +39,15 @@ META = ["_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path"]
 
 # (id, part, n): two rows each with a null and an empty part, and nulls in the second field.
 KEYS: List[Tuple[str, Optional[str], Optional[int]]] = [
-    ("k1", "a", 1), ("k2", "a", None), ("k3", "b", 2), ("k4", "b", 2), ("k5", None, 1),
-    ("k6", None, None), ("k7", "", 3), ("k8", "", None), ("k9", "a", 1),
+    ("k1", "a", 1),
+    ("k2", "a", None),
+    ("k3", "b", 2),
+    ("k4", "b", 2),
+    ("k5", None, 1),
+    ("k6", None, None),
+    ("k7", "", 3),
+    ("k8", "", None),
+    ("k9", "a", 1),
 ]
 UPDATED = ("k1", "k5", "k7", "k8")
 
@@ -65,8 +72,11 @@ def _expected(rows: Sequence[Tuple[Any, ...]], commit: str, fields: Sequence[str
         r = dict(zip(DATA, row))
         # The complex key generator names the field even for a single record key field.
         key = row[0] if len(fields) == 1 else f"id:{row[0]}"
-        r.update(_hoodie_commit_time=commit, _hoodie_record_key=key,
-                 _hoodie_partition_path=_partition_path(row, fields, hive))
+        r.update(
+            _hoodie_commit_time=commit,
+            _hoodie_record_key=key,
+            _hoodie_partition_path=_partition_path(row, fields, hive),
+        )
         out.append(r)
     return out
 
@@ -110,7 +120,7 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
     }
     first = _rows(1, [k for k, _, _ in KEYS])
     _write(spark, path, first, options)
-    (c1, _), = harness.completed_instants(path)
+    ((c1, _),) = harness.completed_instants(path)
     updates = _rows(2, UPDATED)
     _write(spark, path, updates, options)
     c2 = harness.completed_instants(path)[-1][0]
@@ -123,7 +133,8 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
     latest = {r[0]: r for r in first}
     latest.update({r[0]: r for r in updates})
     snapshot = _expected([r for r in latest.values() if r[0] not in UPDATED], c1, fields, hive) + _expected(
-        updates, c2, fields, hive)
+        updates, c2, fields, hive
+    )
 
     # Snapshot: the written rows, and hudi-rs agrees (partition column null or "" as stored).
     ours = _rows_of(_read(spark, path))
@@ -132,7 +143,9 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
 
     # Read-optimized: base files only (MOR updates are in log files).
     ro = _rows_of(_read(spark, path, {QUERY_TYPE: QueryType.READ_OPTIMIZED.value}))
-    ws.assert_same(ro, ws.project(ws.hudi_rs_read_optimized(path), DATA + META), f"{context}: read_optimized vs hudi-rs")
+    ws.assert_same(
+        ro, ws.project(ws.hudi_rs_read_optimized(path), DATA + META), f"{context}: read_optimized vs hudi-rs"
+    )
     if table_type == "COPY_ON_WRITE":
         ws.assert_same(ro, snapshot, f"{context}: read_optimized vs written rows")
     else:
@@ -146,18 +159,28 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
     # Incremental: the whole history, then only the second commit.
     before = str(int(c1) - 1)
     for begin, expected in ((before, snapshot), (c1, _expected(updates, c2, fields, hive))):
-        inc = _rows_of(_read(spark, path, {
-            QUERY_TYPE: QueryType.INCREMENTAL.value, BEGIN_INSTANTTIME: begin, END_INSTANTTIME: c2}))
+        inc = _rows_of(
+            _read(spark, path, {QUERY_TYPE: QueryType.INCREMENTAL.value, BEGIN_INSTANTTIME: begin, END_INSTANTTIME: c2})
+        )
         ws.assert_same(inc, expected, f"{context}: incremental ({begin}, {c2}]")
-        ws.assert_same(inc, ws.project(harness.hudi_rs_read(path, begin=begin, end=c2), DATA + META),
-                       f"{context}: incremental ({begin}, {c2}] vs hudi-rs")
+        ws.assert_same(
+            inc,
+            ws.project(harness.hudi_rs_read(path, begin=begin, end=c2), DATA + META),
+            f"{context}: incremental ({begin}, {c2}] vs hudi-rs",
+        )
 
     # Pruning: the default partition is read exactly when null or "" can pass the filter.
     total = len({_partition_path(r, fields, hive) for r in first})
     by_part = {
-        "part IS NULL": ([r for r in snapshot if r["part"] is None], len({p for p in defaults if p.split("/")[0].endswith(DEFAULT)})),
+        "part IS NULL": (
+            [r for r in snapshot if r["part"] is None],
+            len({p for p in defaults if p.split("/")[0].endswith(DEFAULT)}),
+        ),
         "part = ''": ([r for r in snapshot if r["part"] == ""], None),
-        "part = 'a'": ([r for r in snapshot if r["part"] == "a"], len({_partition_path(r, fields, hive) for r in first if r[1] == "a"})),
+        "part = 'a'": (
+            [r for r in snapshot if r["part"] == "a"],
+            len({_partition_path(r, fields, hive) for r in first if r[1] == "a"}),
+        ),
         "part IS NOT NULL": ([r for r in snapshot if r["part"] is not None], None),
     }
     for where, (expected, partitions) in by_part.items():
@@ -178,5 +201,8 @@ def test_null_and_empty_partition_values(spark, tmp_path, table_type, hive, fiel
         assert pyhudi.compact(spark, str(path)) is not None, f"{context}: nothing compacted"
         ro = _rows_of(_read(spark, path, {QUERY_TYPE: QueryType.READ_OPTIMIZED.value}))
         ws.assert_same(ro, snapshot, f"{context}: read_optimized after compaction")
-        ws.assert_same(_rows_of(_read(spark, path)), ws.project(harness.hudi_rs_read(path), DATA + META),
-                       f"{context}: snapshot after compaction vs hudi-rs")
+        ws.assert_same(
+            _rows_of(_read(spark, path)),
+            ws.project(harness.hudi_rs_read(path), DATA + META),
+            f"{context}: snapshot after compaction vs hudi-rs",
+        )

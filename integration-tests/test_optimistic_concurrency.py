@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import harness
-import pyhudi
 import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi import errors
 
 FS = "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"
@@ -340,9 +341,9 @@ def test_early_conflict_detection_fails_before_writing(spark, tmp_path, table_ty
     (a_instant,) = harness.pending_instants(path)
     assert a_instant in caught.value.message, "names the pending writer"
     assert _data_files(path) == before, "B wrote no data file"
-    spark.createDataFrame([("k1", "p1", 1, "C")], SCHEMA).write.format("pyhudi").options(**early).mode(
-        "append"
-    ).save(str(path))
+    spark.createDataFrame([("k1", "p1", 1, "C")], SCHEMA).write.format("pyhudi").options(**early).mode("append").save(
+        str(path)
+    )
     assert a.commit() == "committed"
     values = _values(spark, path)
     assert (values["k0"], values["k1"], values["k2"]) == ("A", "C", "seed")

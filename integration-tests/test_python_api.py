@@ -8,9 +8,9 @@ import sys
 import textwrap
 from datetime import datetime
 
+import harness
 import pytest
 
-import harness
 import pyhudi
 from pyhudi import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE
@@ -29,10 +29,28 @@ def _raw(spark, path, **options):
 
 def test_exports_and_version():
     assert set(pyhudi.__all__) == {
-        "__version__", "errors", "jar_path", "configure_spark", "read", "write", "HudiTable",
-        "QueryType", "WriteOperation", "IndexType", "TableType",
-        "compact", "schedule_compaction", "run_pending_compactions",
-        "clean", "archive", "savepoint", "savepoints", "delete_savepoint", "rollback", "restore", "cluster",
+        "__version__",
+        "errors",
+        "jar_path",
+        "configure_spark",
+        "read",
+        "write",
+        "HudiTable",
+        "QueryType",
+        "WriteOperation",
+        "IndexType",
+        "TableType",
+        "compact",
+        "schedule_compaction",
+        "run_pending_compactions",
+        "clean",
+        "archive",
+        "savepoint",
+        "savepoints",
+        "delete_savepoint",
+        "rollback",
+        "restore",
+        "cluster",
     }
     version_sbt = (harness.REPO_ROOT / "version.sbt").read_text()
     assert f'"{pyhudi.__version__}"' in version_sbt, "installed pyhudi is stale: pip install ."
@@ -68,9 +86,7 @@ def test_read_as_of_datetime_and_str(spark, corpus):
 
 def test_read_incremental(spark, corpus):
     path = corpus[TRIPS]
-    raw = _rows(
-        _raw(spark, path, **{QUERY_TYPE: "incremental", BEGIN_INSTANTTIME: FIRST, END_INSTANTTIME: SECOND})
-    )
+    raw = _rows(_raw(spark, path, **{QUERY_TYPE: "incremental", BEGIN_INSTANTTIME: FIRST, END_INSTANTTIME: SECOND}))
     begin = datetime(2025, 3, 31, 3, 6, 42, 808000)
     end = datetime(2025, 3, 31, 3, 6, 45, 735000)
     assert _rows(pyhudi.read(spark, path, QueryType.INCREMENTAL, begin=begin, end=end)) == raw
@@ -133,9 +149,7 @@ def test_configure_spark_keeps_existing_jars(tmp_path):
         }))
         """
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
-    ).stdout
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True).stdout
     result = json.loads(out.strip().splitlines()[-1])
     jar = pyhudi.jar_path()
     assert result["same_builder"]
@@ -152,6 +166,7 @@ def test_pyspark_version_check_warns_outside_range(monkeypatch, version, support
     import warnings
 
     import pyspark
+
     from pyhudi.session import _check_pyspark_version
 
     monkeypatch.setattr(pyspark, "__version__", version)
@@ -295,7 +310,13 @@ def test_write_rejects_bad_arguments():
 
 def test_write_enums_are_str():
     assert {o.value for o in WriteOperation} == {
-        "upsert", "insert", "bulk_insert", "delete", "insert_overwrite", "insert_overwrite_table", "delete_partition",
+        "upsert",
+        "insert",
+        "bulk_insert",
+        "delete",
+        "insert_overwrite",
+        "insert_overwrite_table",
+        "delete_partition",
     }
     assert {i.value for i in IndexType} == {"BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET"}
     assert [i for i in IndexType if i.is_global] == [IndexType.GLOBAL_BLOOM, IndexType.GLOBAL_SIMPLE]
@@ -307,14 +328,17 @@ def test_write_equals_raw_writer(spark, tmp_path):
     rows = [(1, "a", "x", 10), (2, "b", "y", 11), (3, "c", "x", 12)]
     df = spark.createDataFrame(rows, "id int, name string, part string, ts long")
     raw, typed = tmp_path / "raw", tmp_path / "typed"
-    df.write.format("pyhudi").options(**{
-        "hoodie.table.name": "t",
-        "hoodie.datasource.write.recordkey.field": "id,name",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.operation": "insert",
-    }).mode("append").save(str(raw))
-    pyhudi.write(df, typed, table_name="t", record_key=["id", "name"], partition_by="part",
-                 operation=WriteOperation.INSERT)
+    df.write.format("pyhudi").options(
+        **{
+            "hoodie.table.name": "t",
+            "hoodie.datasource.write.recordkey.field": "id,name",
+            "hoodie.datasource.write.partitionpath.field": "part",
+            "hoodie.datasource.write.operation": "insert",
+        }
+    ).mode("append").save(str(raw))
+    pyhudi.write(
+        df, typed, table_name="t", record_key=["id", "name"], partition_by="part", operation=WriteOperation.INSERT
+    )
     # Written at different instants: compare everything but the instant-bearing meta columns.
     volatile = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_file_name"]
     assert _rows(pyhudi.read(spark, typed).drop(*volatile)) == _rows(pyhudi.read(spark, raw).drop(*volatile))

@@ -29,8 +29,9 @@ def test_every_jvm_exception_class_has_a_python_class():
 
 def test_every_error_id_maps_to_twin_classes():
     # docs/errors.md is generated from io.pyhudi.errors.ErrorId (a Scala suite keeps it fresh).
-    rows = re.findall(r"^\| `([A-Z0-9_]+)` \| `pyhudi\.errors\.(\w+)` \| `io\.pyhudi\.errors\.(\w+)` \|",
-                      ERRORS_DOC.read_text(), re.M)
+    rows = re.findall(
+        r"^\| `([A-Z0-9_]+)` \| `pyhudi\.errors\.(\w+)` \| `io\.pyhudi\.errors\.(\w+)` \|", ERRORS_DOC.read_text(), re.M
+    )
     scala_ids = set(re.findall(r'define\("([A-Z0-9_]+)"', (ERRORS_SOURCE / "ErrorId.scala").read_text()))
     assert len(rows) > 40 and {r[0] for r in rows} == scala_ids
     for error_id, python_class, java_class in rows:
@@ -64,20 +65,23 @@ def test_translated_maps_errors_of_the_dataframe_api(spark, tmp_path):
     df = spark.createDataFrame([("k", "a", 1)], "id string, part string, ts long")
     with pytest.raises(errors.InvalidOptionError) as caught:
         with errors.translated():
-            (df.write.format("pyhudi").option("hoodie.table.name", "t")
-             .option("hoodie.datasource.write.recordkey.field", "id")
-             .option("hoodie.datasource.write.operation", "no_such_operation")
-             .mode("append").save(str(tmp_path / "t")))
+            (
+                df.write.format("pyhudi")
+                .option("hoodie.table.name", "t")
+                .option("hoodie.datasource.write.recordkey.field", "id")
+                .option("hoodie.datasource.write.operation", "no_such_operation")
+                .mode("append")
+                .save(str(tmp_path / "t"))
+            )
     assert caught.value.error_id == "INVALID_OPTION_VALUE"
     assert "no_such_operation" in caught.value.message
     with errors.translated():  # errors that are not pyhudi's pass through unchanged
         with pytest.raises(ZeroDivisionError):
-            1 / 0
+            1 / 0  # noqa: B018
 
 
 def test_import_and_jar_path_work_without_pyspark():
-    code = ("import sys; sys.modules['pyspark'] = None\n"
-            "import pyhudi, pyhudi.errors; print(pyhudi.jar_path())")
+    code = "import sys; sys.modules['pyspark'] = None\nimport pyhudi, pyhudi.errors; print(pyhudi.jar_path())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith(".jar")

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 from typing import Callable, Dict, Type
 
+import harness
 import pytest
 
-import harness
 from pyhudi import errors
 from pyhudi.options import (
     AS_OF_INSTANT,
@@ -25,9 +25,7 @@ from pyhudi.options import (
 
 COW = "cow/v6_simplekeygen_nonhivestyle"
 TRIPS = "mor/v6_trips_8i1u"
-TRIPS_LOG = (
-    "city=san_francisco/.d0304c53-6fd2-4b7a-a9d6-5ff632f79224-0_20250331030642808.log.1_0-26-85"
-)
+TRIPS_LOG = "city=san_francisco/.d0304c53-6fd2-4b7a-a9d6-5ff632f79224-0_20250331030642808.log.1_0-26-85"
 RIDER_D_KEY = "9909a8b1-2d15-4d3d-8ec9-efc48c536a00"
 
 
@@ -77,15 +75,17 @@ def test_unknown_query_type(spark, corpus):
 
 
 def test_malformed_as_of_instant(spark, corpus):
-    message = _error_of(spark, corpus[COW], {AS_OF_INSTANT: "yesterday-ish"}, errors.InvalidOptionError,
-                        "INVALID_OPTION_VALUE")
+    message = _error_of(
+        spark, corpus[COW], {AS_OF_INSTANT: "yesterday-ish"}, errors.InvalidOptionError, "INVALID_OPTION_VALUE"
+    )
     # Names the option, the value and the accepted formats.
     _assert_mentions(message, re.escape(AS_OF_INSTANT), "yesterday-ish", r"yyyyMMddHHmmss")
 
 
 def test_incremental_without_begin(spark, corpus):
-    message = _error_of(spark, corpus[COW], {QUERY_TYPE: QueryType.INCREMENTAL.value}, errors.InvalidOptionError,
-                        "MISSING_OPTION")
+    message = _error_of(
+        spark, corpus[COW], {QUERY_TYPE: QueryType.INCREMENTAL.value}, errors.InvalidOptionError, "MISSING_OPTION"
+    )
     _assert_mentions(message, re.escape(BEGIN_INSTANTTIME))
 
 
@@ -116,7 +116,8 @@ def _overwrite_magic(log: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "damage", [_truncate_mid_record, _truncate_mid_header, _overwrite_magic],
+    "damage",
+    [_truncate_mid_record, _truncate_mid_header, _overwrite_magic],
     ids=["truncated-mid-record", "truncated-mid-header", "bad-magic"],
 )
 def test_corrupt_log_file_is_skipped_or_named(spark, table_copy, damage):
@@ -155,11 +156,11 @@ def test_corrupt_parquet_log_block_names_file_and_offset(spark, table_copy):
     assert block.startswith(b"#HUDI#") and block.count(b"#HUDI#") == 1
     # The file is one block; a second copy of it makes the damaged block start past offset 0.
     end = block.rindex(b"PAR1")  # the parquet file's closing magic
-    footer_length = int.from_bytes(block[end - 4:end], "little")
+    footer_length = int.from_bytes(block[end - 4 : end], "little")
     footer = end - 4 - footer_length
     assert footer > block.index(b"PAR1") and footer_length > 64
     damaged = bytearray(block)
-    damaged[footer + 8:footer + 48] = bytes(40)  # zeros: thrift stops the struct early
+    damaged[footer + 8 : footer + 48] = bytes(40)  # zeros: thrift stops the struct early
     log.write_bytes(block + bytes(damaged))
     offset = len(block)
 

@@ -17,9 +17,9 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List
 
+import harness
 import pytest
 
-import harness
 import pyhudi
 from pyhudi.errors import InstantStateError, InvalidOptionError, translated
 

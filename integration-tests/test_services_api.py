@@ -3,8 +3,9 @@
 a merge-on-read table without log files), else the completed compaction instant."""
 
 import harness
-import pyhudi
 import write_support as ws
+
+import pyhudi
 
 OPTIONS = {
     "hoodie.table.name": "services",

@@ -7,10 +7,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import harness
 import pyspark
 import pytest
 
-import harness
 import pyhudi
 
 TABLE = "mor/v6_trips_8i1u"
@@ -59,8 +59,9 @@ def test_spark_submit_reads_table(corpus, tmp_path, jar_arg):
     script.write_text(SCRIPT)
     jar = pyhudi.jar_path()
     jar_args = ["--jars", jar] if jar_arg == "--jars" else ["--conf", f"spark.jars={jar}"]
-    done = _submit(["--master", "local[1]", "--conf", "spark.sql.shuffle.partitions=1", *jar_args],
-                   script, corpus[TABLE])
+    done = _submit(
+        ["--master", "local[1]", "--conf", "spark.sql.shuffle.partitions=1", *jar_args], script, corpus[TABLE]
+    )
     counts = [line for line in done.stdout.splitlines() if line.startswith("PYHUDI_ROW_COUNT=")]
     expected = len(harness.load_expected(TABLE)["snapshot"])
     assert counts == [f"PYHUDI_ROW_COUNT={expected}"], done.stdout
@@ -105,10 +106,14 @@ def test_spark_submit_writes_under_the_kryo_serializer(tmp_path):
     script.write_text(WRITE_SCRIPT)
     done = _submit(
         [
-            "--master", "local[2]",
-            "--conf", "spark.sql.shuffle.partitions=2",
-            "--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-            "--jars", pyhudi.jar_path(),
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.sql.shuffle.partitions=2",
+            "--conf",
+            "spark.serializer=org.apache.spark.serializer.KryoSerializer",
+            "--jars",
+            pyhudi.jar_path(),
         ],
         script,
         tmp_path / "tables",

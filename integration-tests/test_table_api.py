@@ -4,8 +4,8 @@ checked against what the connector reads and what the table's own files say."""
 
 import os
 
-from hudi import HudiTableBuilder
 import pytest
+from hudi import HudiTableBuilder
 
 import pyhudi
 from pyhudi.errors import TableNotFoundError
@@ -40,7 +40,9 @@ def test_writes_history_and_time_travel(spark, tmp_path, table_type):
     first = table.latest_instant()
     assert first is not None
 
-    updates = spark.createDataFrame([("k1", "p1", 100, "u1"), ("k2", "p0", 100, "u2"), ("k20", "p0", 100, "n20")], SCHEMA)
+    updates = spark.createDataFrame(
+        [("k1", "p1", 100, "u1"), ("k2", "p0", 100, "u2"), ("k20", "p0", 100, "n20")], SCHEMA
+    )
     second = table.upsert(updates)
     third = table.insert(spark.createDataFrame([("k30", "p1", 5, "n30")], SCHEMA))
     fourth = table.delete("v = 'v3' OR key = 'k4'")

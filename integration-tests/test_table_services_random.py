@@ -17,9 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-import pytest
-
 import harness
+import pytest
 import write_support as ws
 
 ROUNDS = 32

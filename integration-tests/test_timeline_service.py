@@ -124,6 +124,7 @@ def test_direct_markers_and_disabled_service_bypass_it(spark, tmp_path):
 
 def test_bad_marker_options_fail_before_anything_is_written(spark, tmp_path):
     import pytest
+
     from pyhudi.errors import InvalidOptionError, translated
 
     path = tmp_path / "bad"

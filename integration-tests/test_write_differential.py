@@ -17,13 +17,13 @@ A failure names the seed, index type and write; rerun one case with ``-k "BLOOM-
 import os
 import random
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
-
-import pytest
+from typing import Any, Dict, List
 
 import harness
-import pyhudi
+import pytest
 import write_support as ws
+
+import pyhudi
 from pyhudi import IndexType, TableType, WriteOperation
 from pyhudi.options import BUCKET_INDEX_NUM_BUCKETS, HIVE_STYLE_PARTITIONING
 
@@ -133,4 +133,3 @@ def test_write_sequence_matches_model(spark, tmp_path, index, seed):
         ours = ws.pyhudi_rows(spark, path, options)
         ws.assert_same(ws.project(ours, columns), model.incremental(begin, end), f"{context}: pyhudi vs model")
         ws.assert_same(ours, harness.hudi_rs_read(path, begin=begin, end=end), f"{context}: pyhudi vs hudi-rs")
-

@@ -13,9 +13,11 @@ value it must name.
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Type
+from typing import Any, Dict, Sequence, Type
 
+import harness
 import pytest
+import write_support as ws
 from pyspark.sql.types import (
     IntegerType,
     LongType,
@@ -24,8 +26,6 @@ from pyspark.sql.types import (
     StructType,
 )
 
-import harness
-import write_support as ws
 from pyhudi import errors
 
 SCHEMA = StructType(
@@ -44,17 +44,37 @@ OPTIONS = {
     "hoodie.datasource.write.precombine.field": "ord",
 }
 VALID_OPERATIONS = (
-    "upsert", "insert", "bulk_insert", "delete", "insert_overwrite", "insert_overwrite_table", "delete_partition"
+    "upsert",
+    "insert",
+    "bulk_insert",
+    "delete",
+    "insert_overwrite",
+    "insert_overwrite_table",
+    "delete_partition",
 )
 VALID_INDEXES = ("BLOOM", "SIMPLE", "GLOBAL_BLOOM", "GLOBAL_SIMPLE", "BUCKET")
 
 
-def _save(spark: Any, rows: Sequence[Any], path: Path, options: Dict[str, Any], schema: StructType = SCHEMA, mode: str = "append") -> None:
+def _save(
+    spark: Any,
+    rows: Sequence[Any],
+    path: Path,
+    options: Dict[str, Any],
+    schema: StructType = SCHEMA,
+    mode: str = "append",
+) -> None:
     spark.createDataFrame(list(rows), schema).write.format("pyhudi").options(**options).mode(mode).save(str(path))
 
 
-def _error_of(spark: Any, rows: Sequence[Any], path: Path, options: Dict[str, Any], cls: Type[errors.PyhudiError],
-              error_id: str, schema: StructType = SCHEMA) -> str:
+def _error_of(
+    spark: Any,
+    rows: Sequence[Any],
+    path: Path,
+    options: Dict[str, Any],
+    cls: Type[errors.PyhudiError],
+    error_id: str,
+    schema: StructType = SCHEMA,
+) -> str:
     """The message of the error the write raises, after checking its class and id."""
     with pytest.raises(cls) as info:
         with errors.translated():
@@ -84,7 +104,9 @@ def _state(spark: Any, path: Path) -> Dict[str, Any]:
 
 def _assert_unchanged(spark: Any, path: Path, before: Dict[str, Any], context: str) -> None:
     after = _state(spark, path)
-    assert after["instants"] == before["instants"], f"{context}: timeline changed {before['instants']} -> {after['instants']}"
+    assert after["instants"] == before["instants"], (
+        f"{context}: timeline changed {before['instants']} -> {after['instants']}"
+    )
     assert after["pyhudi"] == before["pyhudi"], f"{context}: pyhudi snapshot changed"
     assert after["hudi-rs"] == before["hudi-rs"], f"{context}: hudi-rs snapshot changed"
 
@@ -95,11 +117,16 @@ def _assert_next_write_works(spark: Any, path: Path, context: str) -> None:
     rows_before = ws.pyhudi_rows(spark, path)
     _save(spark, [("r0", "y", 99, -1), ("new", "z", 1, 7)], path, OPTIONS)
     instant = ws.new_instant(path, before, "commit", f"{context}: valid write after the error")
-    expected = {r["_hoodie_record_key"]: {c: r[c] for c in ("rk", "pp", "ord", "amount", "_hoodie_commit_time")} for r in rows_before}
+    expected = {
+        r["_hoodie_record_key"]: {c: r[c] for c in ("rk", "pp", "ord", "amount", "_hoodie_commit_time")}
+        for r in rows_before
+    }
     expected["r0"] = {"rk": "r0", "pp": "y", "ord": 99, "amount": -1, "_hoodie_commit_time": instant}
     expected["new"] = {"rk": "new", "pp": "z", "ord": 1, "amount": 7, "_hoodie_commit_time": instant}
     read = ws.assert_readers_agree(spark, path, context)
-    ws.assert_same(ws.project(read, ["rk", "pp", "ord", "amount", "_hoodie_commit_time"]), list(expected.values()), context)
+    ws.assert_same(
+        ws.project(read, ["rk", "pp", "ord", "amount", "_hoodie_commit_time"]), list(expected.values()), context
+    )
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +153,14 @@ def existing(base_table, tmp_path) -> Path:
 def test_bad_record_key_in_first_write(spark, tmp_path, operation, bad_key, what):
     path = tmp_path / "new"
     rows = ROWS + [(bad_key, "x", 1, 1)]
-    message = _error_of(spark, rows, path, {**OPTIONS, "hoodie.datasource.write.operation": operation},
-                        errors.InvalidRecordError, "NULL_OR_EMPTY_RECORD_KEY")
+    message = _error_of(
+        spark,
+        rows,
+        path,
+        {**OPTIONS, "hoodie.datasource.write.operation": operation},
+        errors.InvalidRecordError,
+        "NULL_OR_EMPTY_RECORD_KEY",
+    )
     _assert_mentions(message, what, r"\brk\b")
     _assert_no_table(path)
 
@@ -137,8 +170,14 @@ def test_bad_record_key_in_first_write(spark, tmp_path, operation, bad_key, what
 def test_bad_record_key_into_existing_table(spark, existing, operation, bad_key, what):
     before = _state(spark, existing)
     rows = [("r1", "x", 50, 5), (bad_key, "x", 51, 6)]
-    message = _error_of(spark, rows, existing, {**OPTIONS, "hoodie.datasource.write.operation": operation},
-                        errors.InvalidRecordError, "NULL_OR_EMPTY_RECORD_KEY")
+    message = _error_of(
+        spark,
+        rows,
+        existing,
+        {**OPTIONS, "hoodie.datasource.write.operation": operation},
+        errors.InvalidRecordError,
+        "NULL_OR_EMPTY_RECORD_KEY",
+    )
     _assert_mentions(message, what, r"\brk\b")
     _assert_unchanged(spark, existing, before, f"{operation} with a {what} key")
     _assert_next_write_works(spark, existing, f"{operation} with a {what} key")
@@ -163,9 +202,14 @@ def test_missing_column_in_first_write(spark, tmp_path, what):
     _assert_no_table(path)
 
 
-@pytest.mark.parametrize("column,error_id", [
-    ("rk", "KEY_FIELD_NOT_FOUND"), ("pp", "KEY_FIELD_NOT_FOUND"), ("ord", "COLUMN_NOT_FOUND"),
-])
+@pytest.mark.parametrize(
+    "column,error_id",
+    [
+        ("rk", "KEY_FIELD_NOT_FOUND"),
+        ("pp", "KEY_FIELD_NOT_FOUND"),
+        ("ord", "COLUMN_NOT_FOUND"),
+    ],
+)
 def test_input_without_a_table_column_into_existing_table(spark, existing, column, error_id):
     # The table's key, partition and precombine fields come from hoodie.properties; the input
     # lacks one of them.
@@ -173,8 +217,9 @@ def test_input_without_a_table_column_into_existing_table(spark, existing, colum
     index = [f.name for f in SCHEMA.fields].index(column)
     rows = [tuple(v for i, v in enumerate(r) if i != index) for r in ROWS[:2]]
     before = _state(spark, existing)
-    message = _error_of(spark, rows, existing, {"hoodie.table.name": "errs"}, errors.InvalidOptionError,
-                        error_id, schema)
+    message = _error_of(
+        spark, rows, existing, {"hoodie.table.name": "errs"}, errors.InvalidOptionError, error_id, schema
+    )
     _assert_mentions(message, rf"\b{column}\b")
     _assert_unchanged(spark, existing, before, f"input without {column}")
     _assert_next_write_works(spark, existing, f"input without {column}")
@@ -187,8 +232,15 @@ def test_input_without_a_table_column_into_existing_table(spark, existing, colum
 def test_column_type_that_cannot_be_cast(spark, existing):
     schema = StructType([*SCHEMA.fields[:3], StructField("amount", StringType())])
     before = _state(spark, existing)
-    message = _error_of(spark, [("r1", "x", 50, "lots")], existing, OPTIONS, errors.InvalidOptionError,
-                        "INCOMPATIBLE_COLUMN_TYPE", schema)
+    message = _error_of(
+        spark,
+        [("r1", "x", 50, "lots")],
+        existing,
+        OPTIONS,
+        errors.InvalidOptionError,
+        "INCOMPATIBLE_COLUMN_TYPE",
+        schema,
+    )
     _assert_mentions(message, r"\bamount\b", r"(?i)(int|integer)", r"(?i)string")
     _assert_unchanged(spark, existing, before, "string into an int column")
     _assert_next_write_works(spark, existing, "string into an int column")
@@ -198,7 +250,9 @@ def test_unknown_operation_lists_valid_values(spark, tmp_path, existing):
     opts = {**OPTIONS, "hoodie.datasource.write.operation": "bogus"}
     path = tmp_path / "new"
     message = _error_of(spark, ROWS, path, opts, errors.InvalidOptionError, "INVALID_OPTION_VALUE")
-    _assert_mentions(message, r"hoodie\.datasource\.write\.operation", r"\bbogus\b", *(rf"\b{v}\b" for v in VALID_OPERATIONS))
+    _assert_mentions(
+        message, r"hoodie\.datasource\.write\.operation", r"\bbogus\b", *(rf"\b{v}\b" for v in VALID_OPERATIONS)
+    )
     _assert_no_table(path)
 
     before = _state(spark, existing)

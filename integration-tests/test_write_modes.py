@@ -10,7 +10,9 @@ import random
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+import harness
 import pytest
+import write_support as ws
 from pyspark.sql.types import (
     BooleanType,
     DoubleType,
@@ -21,8 +23,6 @@ from pyspark.sql.types import (
     StructType,
 )
 
-import harness
-import write_support as ws
 from pyhudi import errors
 
 FORMAT = "pyhudi"
@@ -73,10 +73,14 @@ def _expected(rows: Sequence[Any], schema: StructType, commit: str, key, part) -
     return out
 
 
-def _check(spark: Any, path: Path, expected: List[Dict[str, Any]], context: str, columns: Sequence[str]) -> List[Dict[str, Any]]:
+def _check(
+    spark: Any, path: Path, expected: List[Dict[str, Any]], context: str, columns: Sequence[str]
+) -> List[Dict[str, Any]]:
     read = ws.assert_readers_agree(spark, path, context)
     ws.assert_meta_consistent(read, path, context)
-    ws.assert_same(ws.project(read, list(columns) + list(ws.MODEL_META)), expected, f"{context}: pyhudi vs written rows")
+    ws.assert_same(
+        ws.project(read, list(columns) + list(ws.MODEL_META)), expected, f"{context}: pyhudi vs written rows"
+    )
     return read
 
 
@@ -109,7 +113,9 @@ def test_error_if_exists_is_the_default_mode(spark, tmp_path):
         assert str(path) in info.value.message, info.value.message[:2000]
     assert harness.completed_instants(path) == [(commit, "commit")]
     assert harness.pending_instants(path) == []
-    _check(spark, path, _expected(rows, ws.SCHEMA, commit, ws.record_key, _plain_path), "after refused writes", ws.COLUMNS)
+    _check(
+        spark, path, _expected(rows, ws.SCHEMA, commit, ws.record_key, _plain_path), "after refused writes", ws.COLUMNS
+    )
 
 
 def test_ignore_creates_an_absent_table_and_leaves_an_existing_one(spark, tmp_path):
@@ -221,37 +227,47 @@ def _utc_hour_path(ts_str: str) -> str:
 # name -> (options, record key of a row, partition values of a row: [(column, value)])
 KEYGENS = {
     "simple": (
-        {"hoodie.datasource.write.keygenerator.class": KEYGEN + "SimpleKeyGenerator",
-         "hoodie.datasource.write.recordkey.field": "id",
-         "hoodie.datasource.write.partitionpath.field": "city"},
+        {
+            "hoodie.datasource.write.keygenerator.class": KEYGEN + "SimpleKeyGenerator",
+            "hoodie.datasource.write.recordkey.field": "id",
+            "hoodie.datasource.write.partitionpath.field": "city",
+        },
         lambda r: str(r[0]),
         lambda r: [("city", r[2])],
     ),
     "complex": (
-        {"hoodie.datasource.write.keygenerator.class": KEYGEN + "ComplexKeyGenerator",
-         "hoodie.datasource.write.recordkey.field": "id,name",
-         "hoodie.datasource.write.partitionpath.field": "city,level"},
+        {
+            "hoodie.datasource.write.keygenerator.class": KEYGEN + "ComplexKeyGenerator",
+            "hoodie.datasource.write.recordkey.field": "id,name",
+            "hoodie.datasource.write.partitionpath.field": "city,level",
+        },
         lambda r: f"id:{r[0]},name:{r[1]}",
         lambda r: [("city", r[2]), ("level", str(r[3]))],
     ),
     "complex_by_type": (
-        {"hoodie.datasource.write.keygenerator.type": "COMPLEX",
-         "hoodie.datasource.write.recordkey.field": "id,name",
-         "hoodie.datasource.write.partitionpath.field": "city,level"},
+        {
+            "hoodie.datasource.write.keygenerator.type": "COMPLEX",
+            "hoodie.datasource.write.recordkey.field": "id,name",
+            "hoodie.datasource.write.partitionpath.field": "city,level",
+        },
         lambda r: f"id:{r[0]},name:{r[1]}",
         lambda r: [("city", r[2]), ("level", str(r[3]))],
     ),
     "nonpartitioned": (
-        {"hoodie.datasource.write.keygenerator.class": KEYGEN + "NonpartitionedKeyGenerator",
-         "hoodie.datasource.write.recordkey.field": "id"},
+        {
+            "hoodie.datasource.write.keygenerator.class": KEYGEN + "NonpartitionedKeyGenerator",
+            "hoodie.datasource.write.recordkey.field": "id",
+        },
         lambda r: str(r[0]),
         lambda r: [],
     ),
     "timestamp": (
-        {"hoodie.datasource.write.keygenerator.class": KEYGEN + "TimestampBasedKeyGenerator",
-         "hoodie.datasource.write.recordkey.field": "id",
-         "hoodie.datasource.write.partitionpath.field": "ts_str",
-         **TIMEBASED},
+        {
+            "hoodie.datasource.write.keygenerator.class": KEYGEN + "TimestampBasedKeyGenerator",
+            "hoodie.datasource.write.recordkey.field": "id",
+            "hoodie.datasource.write.partitionpath.field": "ts_str",
+            **TIMEBASED,
+        },
         lambda r: str(r[0]),
         lambda r: [("ts_str", _utc_hour_path(r[5]))],
     ),
@@ -280,14 +296,18 @@ def test_first_write_of_each_key_generator(spark, tmp_path, keygen, hive):
     [(commit, action)] = harness.completed_instants(path)
     assert action == "commit"
     columns = [f.name for f in SIMPLE_SCHEMA.fields]
-    _check(spark, path, _expected(SIMPLE_ROWS, SIMPLE_SCHEMA, commit, key_of, part_of), f"{keygen} hive={hive}", columns)
+    _check(
+        spark, path, _expected(SIMPLE_ROWS, SIMPLE_SCHEMA, commit, key_of, part_of), f"{keygen} hive={hive}", columns
+    )
 
     props = _props(path)
     assert props["hoodie.table.version"] == "6"
     assert props["hoodie.table.type"] == "COPY_ON_WRITE"
     assert props["hoodie.table.name"] == f"kg_{keygen}"
     assert props["hoodie.table.recordkey.fields"] == options["hoodie.datasource.write.recordkey.field"]
-    assert props.get("hoodie.table.partition.fields", "") == options.get("hoodie.datasource.write.partitionpath.field", "")
+    assert props.get("hoodie.table.partition.fields", "") == options.get(
+        "hoodie.datasource.write.partitionpath.field", ""
+    )
     expected_class = options.get("hoodie.datasource.write.keygenerator.class", KEYGEN + "ComplexKeyGenerator")
     assert props["hoodie.table.keygenerator.class"] == expected_class
     assert props["hoodie.datasource.write.hive_style_partitioning"] == str(hive).lower()
@@ -359,7 +379,12 @@ def test_is_deleted_column_deletes_in_an_upsert(spark, tmp_path):
     rows = [(i, "a" if i < 3 else "b", 10, f"n{i}", False) for i in range(6)]
     _save(_df(spark, rows, schema), path, opts, mode="append")
     [(first, _)] = harness.completed_instants(path)
-    batch = [(1, "a", 20, "gone", True), (4, "b", 20, "gone", True), (2, "a", 20, "kept", False), (9, "b", 20, "never", True)]
+    batch = [
+        (1, "a", 20, "gone", True),
+        (4, "b", 20, "gone", True),
+        (2, "a", 20, "kept", False),
+        (9, "b", 20, "never", True),
+    ]
     _save(_df(spark, batch, schema), path, opts, mode="append")
     second = ws.new_instant(path, [(first, "commit")], "commit", "is_deleted upsert")
     key = lambda r: str(r[0])  # noqa: E731
@@ -386,7 +411,12 @@ def test_insert_overwrite_table_and_delete_partition(spark, tmp_path):
     before = harness.completed_instants(path)
 
     table_rows = [(i, "ab"[i % 2], 2, f"t{i}") for i in range(20, 26)]
-    _save(_df(spark, table_rows, V1), path, {**opts, "hoodie.datasource.write.operation": "insert_overwrite_table"}, "append")
+    _save(
+        _df(spark, table_rows, V1),
+        path,
+        {**opts, "hoodie.datasource.write.operation": "insert_overwrite_table"},
+        "append",
+    )
     second = ws.new_instant(path, before, "replacecommit", "insert_overwrite_table")
     _check(spark, path, _expected(table_rows, V1, second, key, part), "insert_overwrite_table", columns)
 

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 from typing import Any, List, Optional, Set, Tuple
 
-import pytest
-from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
-
 import harness
+import pytest
 import write_support as ws
+from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
 SCHEMA = StructType(
     [
@@ -81,10 +80,7 @@ def _save(spark: Any, rows: List[Any], path: Path, mode: str = "append") -> None
 
 def _data_files(path: Path, instant: str) -> List[Path]:
     """Files outside ``.hoodie`` whose name carries ``instant`` (base files ``*_<T>.parquet``)."""
-    return [
-        p for p in path.rglob(f"*{instant}*")
-        if p.is_file() and ".hoodie" not in p.relative_to(path).parts
-    ]
+    return [p for p in path.rglob(f"*{instant}*") if p.is_file() and ".hoodie" not in p.relative_to(path).parts]
 
 
 def _new_pending(path: Path, known: Set[str]) -> Optional[str]:

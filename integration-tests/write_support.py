@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import harness
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -35,7 +36,6 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-import harness
 from pyhudi import errors
 
 LATEST_WINS = {"hoodie.datasource.write.payload.class": "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload"}
@@ -50,9 +50,7 @@ MODEL_META = ("_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_pa
 _ARR = StructType([StructField("a1", StringType()), StructField("a2", IntegerType())])
 _MAPV = StructType([StructField("m1", DoubleType()), StructField("m2", BooleanType())])
 _CHILD = StructType([StructField("c1", DoubleType()), StructField("c2", BooleanType())])
-_STRUCT = StructType(
-    [StructField("s1", StringType()), StructField("s2", IntegerType()), StructField("child", _CHILD)]
-)
+_STRUCT = StructType([StructField("s1", StringType()), StructField("s2", IntegerType()), StructField("child", _CHILD)])
 
 SCHEMA = StructType(
     [
@@ -116,8 +114,7 @@ class RowGen:
         base = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc)
         arr = [(f"e{r.randrange(100)}", r.randrange(-50, 50)) for _ in range(r.randrange(3))]
         mapping = {
-            f"m{r.randrange(10)}": (round(r.uniform(-1e3, 1e3), 3), r.random() < 0.5)
-            for _ in range(r.randrange(3))
+            f"m{r.randrange(10)}": (round(r.uniform(-1e3, 1e3), 3), r.random() < 0.5) for _ in range(r.randrange(3))
         }
         struct = (
             f"s{r.randrange(1000)}",
@@ -217,10 +214,7 @@ class TableModel:
 
     def insert_overwrite(self, rows: Sequence[Row], instant: str) -> None:
         parts = {partition_path(r, self.hive) for r in rows}
-        self.records = {
-            i: rec for i, rec in self.records.items()
-            if partition_path(rec["row"], self.hive) not in parts
-        }
+        self.records = {i: rec for i, rec in self.records.items() if partition_path(rec["row"], self.hive) not in parts}
         for row in rows:
             ident = self.ident(row)
             assert ident not in self.records, f"test bug: overwrite row {ident} exists elsewhere"
@@ -309,7 +303,9 @@ def assert_meta_consistent(rows: List[Dict[str, Any]], path: Path, context: str)
     row's partition (copy-on-write; see :func:`assert_meta_consistent_mor`)."""
     for row in rows:
         commit, seqno = row["_hoodie_commit_time"], row["_hoodie_commit_seqno"]
-        assert seqno.startswith(commit + "_"), f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        assert seqno.startswith(commit + "_"), (
+            f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        )
         base = Path(path) / row["_hoodie_partition_path"] / row["_hoodie_file_name"]
         assert row["_hoodie_file_name"].endswith(".parquet") and base.is_file(), (
             f"{context}: _hoodie_file_name {row['_hoodie_file_name']} of "
@@ -405,7 +401,8 @@ class MorTableModel(TableModel):
     def insert_overwrite(self, rows: Sequence[Row], instant: str) -> None:
         parts = {partition_path(r, self.hive) for r in rows}
         self.in_base = {
-            i: c for i, c in self.in_base.items()
+            i: c
+            for i, c in self.in_base.items()
             if i in self.records and partition_path(self.records[i]["row"], self.hive) not in parts
         }
         super().insert_overwrite(rows, instant)
@@ -461,7 +458,9 @@ def assert_meta_consistent_mor(rows: List[Dict[str, Any]], path: Path, context: 
     log file names its file group (the file id) rather than a base file."""
     for row in rows:
         commit, seqno = row["_hoodie_commit_time"], row["_hoodie_commit_seqno"]
-        assert seqno.startswith(commit + "_"), f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        assert seqno.startswith(commit + "_"), (
+            f"{context}: seqno {seqno} of commit {commit}: {row['_hoodie_record_key']}"
+        )
         name = row["_hoodie_file_name"]
         folder = Path(path) / row["_hoodie_partition_path"]
         if name.endswith(".parquet"):
@@ -498,7 +497,9 @@ def assert_compaction_instant(path: Path, instant: str, context: str) -> None:
         assert f"{instant}.{suffix}" in names, f"{context}: no {instant}.{suffix} in .hoodie: {sorted(names)}"
     meta = commit_metadata(path, instant, "commit")
     assert meta.get("compacted") is True, f"{context}: {instant}.commit has compacted={meta.get('compacted')!r}"
-    assert meta.get("operationType") == "COMPACT", f"{context}: {instant}.commit operationType={meta.get('operationType')!r}"
+    assert meta.get("operationType") == "COMPACT", (
+        f"{context}: {instant}.commit operationType={meta.get('operationType')!r}"
+    )
 
 
 class Batches:
@@ -602,8 +603,9 @@ class PausedWriter(threading.Thread):
     commit (``io.pyhudi.table.PausePoint``, a gate file named by the thread's Spark local property
     ``pyhudi.test.pause``) until :meth:`commit`."""
 
-    def __init__(self, spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any],
-                 schema: str) -> None:
+    def __init__(
+        self, spark: Any, path: Path, gate: Path, options: Dict[str, str], rows: List[Any], schema: str
+    ) -> None:
         super().__init__(daemon=True)
         self.spark, self.path, self.gate, self.options, self.rows = spark, path, gate, options, rows
         self.schema = schema

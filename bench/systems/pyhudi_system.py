@@ -37,8 +37,9 @@ class Pyhudi(HudiFamily):
 
 def main() -> int:
     spec = load_spec()
-    import pyhudi
     import pyspark
+
+    import pyhudi
 
     b = Bench(spec, "pyhudi", {})
     family = Pyhudi(

@@ -5,7 +5,6 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator
 
 import pytest
-
 from hudi_client import HudiWorker
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Dict, IO, List, Optional, Sequence
+from typing import IO, Any, Dict, List, Optional, Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).resolve().parent / "hudi_worker.py"
@@ -41,8 +41,12 @@ class HudiWorker:
         env.update(PYSPARK_PYTHON=python, PYSPARK_DRIVER_PYTHON=python, TZ="UTC")
         self.log: IO[str] = open(log_path, "w")
         self.proc = subprocess.Popen(
-            [python, str(WORKER), version], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self.log, text=True, env=env,
+            [python, str(WORKER), version],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=env,
         )
         self.answers: "queue.Queue[Optional[Dict[str, Any]]]" = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
@@ -52,15 +56,16 @@ class HudiWorker:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             if line.startswith(PREFIX):
-                self.answers.put(json.loads(line[len(PREFIX):]))
+                self.answers.put(json.loads(line[len(PREFIX) :]))
         self.answers.put(None)
 
     def _answer(self, what: str) -> Dict[str, Any]:
         try:
             answer = self.answers.get(timeout=self.timeout)
         except queue.Empty:
-            raise HudiError(f"Apache Hudi {self.version} gave no answer to {what} in {self.timeout} s "
-                            f"(log: {self.log.name})") from None
+            raise HudiError(
+                f"Apache Hudi {self.version} gave no answer to {what} in {self.timeout} s (log: {self.log.name})"
+            ) from None
         if answer is None:
             raise HudiError(f"Apache Hudi {self.version} exited during {what} (log: {self.log.name})")
         if not answer.get("ok"):
@@ -73,10 +78,12 @@ class HudiWorker:
         self.proc.stdin.flush()
         return self._answer(f"{cmd['op']} {cmd.get('path', '')}")
 
-    def write(self, path: Path, schema: str, rows: Sequence[Dict[str, Any]], options: Dict[str, str],
-              mode: str = "append") -> None:
-        self._call({"op": "write", "path": str(path), "schema": schema, "rows": list(rows),
-                    "options": options, "mode": mode})
+    def write(
+        self, path: Path, schema: str, rows: Sequence[Dict[str, Any]], options: Dict[str, str], mode: str = "append"
+    ) -> None:
+        self._call(
+            {"op": "write", "path": str(path), "schema": schema, "rows": list(rows), "options": options, "mode": mode}
+        )
 
     def read(self, path: Path, options: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
         rows: List[Dict[str, Any]] = self._call({"op": "read", "path": str(path), "options": options or {}})["rows"]

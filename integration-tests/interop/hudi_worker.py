@@ -126,8 +126,7 @@ def main() -> None:
         try:
             answer = {"ok": True, **handle(spark, cmd)}
         except Exception as e:  # reported to the test, which fails with it
-            answer = {"ok": False, "error": f"{type(e).__name__}: {e}"[:4000],
-                      "trace": traceback.format_exc()[-4000:]}
+            answer = {"ok": False, "error": f"{type(e).__name__}: {e}"[:4000], "trace": traceback.format_exc()[-4000:]}
         out.write(PREFIX + json.dumps(answer) + "\n")
         out.flush()
     spark.stop()

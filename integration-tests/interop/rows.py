@@ -47,5 +47,4 @@ def frame(spark: Any, schema: str, rows: Iterable[Dict[str, Any]]) -> Any:
     from pyspark.sql.functions import col, from_json
 
     lines = [(json.dumps(r),) for r in rows]
-    return (spark.createDataFrame(lines, "value string")
-            .select(from_json(col("value"), schema).alias("v")).select("v.*"))
+    return spark.createDataFrame(lines, "value string").select(from_json(col("value"), schema).alias("v")).select("v.*")

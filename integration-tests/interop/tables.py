@@ -14,11 +14,18 @@ HUDI_LATEST = "1.2.0"
 HUDI_0X = "0.15.0"
 """The Apache Hudi versions the suite runs against (Spark 3.5 bundles)."""
 
-SCHEMA = ("id string, part string, ts long, name string, amount double, qty int, day date, "
-          "price decimal(10,2), flag boolean, info struct<tag:string,n:int>, at timestamp")
+SCHEMA = (
+    "id string, part string, ts long, name string, amount double, qty int, day date, "
+    "price decimal(10,2), flag boolean, info struct<tag:string,n:int>, at timestamp"
+)
 DATA_COLUMNS = ["id", "part", "ts", "name", "amount", "qty", "day", "price", "flag", "info", "at"]
-META_COLUMNS = ["_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
-                "_hoodie_partition_path", "_hoodie_file_name"]
+META_COLUMNS = [
+    "_hoodie_commit_time",
+    "_hoodie_commit_seqno",
+    "_hoodie_record_key",
+    "_hoodie_partition_path",
+    "_hoodie_file_name",
+]
 PARTS = ("north", "south", "east")
 
 EVENT_TIME = "org.apache.hudi.common.model.DefaultHoodieRecordPayload"
@@ -39,9 +46,16 @@ def as_of(instant: str) -> Dict[str, str]:
 def row(i: int, ts: int, tag: str, part: Optional[str] = None) -> Dict[str, Any]:
     """Row ``i`` of version ``tag``; every column type the corpus holds at the top level."""
     return {
-        "id": f"k{i:04d}", "part": part or PARTS[i % len(PARTS)], "ts": ts, "name": f"{tag}-{i}",
-        "amount": i * 1.25, "qty": i % 7, "day": f"2026-0{1 + i % 9}-1{i % 10}",
-        "price": f"{i}.{i % 100:02d}", "flag": i % 2 == 0, "info": {"tag": tag, "n": i},
+        "id": f"k{i:04d}",
+        "part": part or PARTS[i % len(PARTS)],
+        "ts": ts,
+        "name": f"{tag}-{i}",
+        "amount": i * 1.25,
+        "qty": i % 7,
+        "day": f"2026-0{1 + i % 9}-1{i % 10}",
+        "price": f"{i}.{i % 100:02d}",
+        "flag": i % 2 == 0,
+        "info": {"tag": tag, "n": i},
         "at": f"2026-11-2{i % 10}T0{i % 10}:15:30.123456Z",
     }
 
@@ -115,7 +129,10 @@ def with_meta(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
 
 # ---- pyhudi (this process's Spark 4) and hudi-rs
 
-def pyhudi_write(spark: Any, path: Path, rows: List[Dict[str, Any]], opts: Dict[str, str], mode: str = "append") -> None:
+
+def pyhudi_write(
+    spark: Any, path: Path, rows: List[Dict[str, Any]], opts: Dict[str, str], mode: str = "append"
+) -> None:
     frame(spark, SCHEMA, rows).write.format("pyhudi").options(**opts).mode(mode).save(str(path))
 
 
@@ -137,9 +154,13 @@ def hudi_rs_read(path: Path, at: Optional[str] = None) -> List[Dict[str, Any]]:
 def completed(path: Path) -> List[str]:
     """Completed instants of data-writing actions (commit, deltacommit, replacecommit), oldest first."""
     names = os.listdir(Path(path) / ".hoodie")
-    return sorted(n.split(".")[0] for n in names
-                  if n.split(".")[0].isdigit() and n.count(".") == 1
-                  and n.split(".")[1] in ("commit", "deltacommit", "replacecommit"))
+    return sorted(
+        n.split(".")[0]
+        for n in names
+        if n.split(".")[0].isdigit()
+        and n.count(".") == 1
+        and n.split(".")[1] in ("commit", "deltacommit", "replacecommit")
+    )
 
 
 def table_property(path: Path, key: str) -> str:

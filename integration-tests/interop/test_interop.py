@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
-import pyhudi
 import pytest
-
+import tables as t
 from hudi_client import HudiWorker
 from rows import frame
-import tables as t
 from tables import HUDI_0X, HUDI_LATEST
+
+import pyhudi
 
 pytestmark = pytest.mark.interop
 
@@ -40,36 +40,56 @@ def check_snapshot(spark: Any, hudi: HudiWorker, path: Path, model: t.Model, con
 def check_queries(spark: Any, hudi: HudiWorker, path: Path, context: str) -> None:
     """Read-optimized, incremental (from the first commit) and time travel (to the second) agree."""
     instants = t.completed(path)
-    queries = {"read_optimized": t.READ_OPTIMIZED, "incremental": t.incremental(instants[0]),
-               "time travel": t.as_of(instants[1])}
+    queries = {
+        "read_optimized": t.READ_OPTIMIZED,
+        "incremental": t.incremental(instants[0]),
+        "time travel": t.as_of(instants[1]),
+    }
     for name, opts in queries.items():
         ours, theirs = t.pyhudi_read(spark, path, opts), hudi.read(path, opts)
         assert t.with_meta(ours) == t.with_meta(theirs), f"{context}: {name} differs from Apache Hudi {hudi.version}"
-    assert t.data(t.pyhudi_read(spark, path, t.as_of(instants[1]))) == t.data(t.hudi_rs_read(path, instants[1])), \
+    assert t.data(t.pyhudi_read(spark, path, t.as_of(instants[1]))) == t.data(t.hudi_rs_read(path, instants[1])), (
         f"{context}: time travel differs from hudi-rs"
+    )
 
 
 def check_cli(spark: Any, path: Path, context: str) -> None:
     """The Spark-free ``pyhudi`` command on a table: validate passes, the timeline lists the
     completed writes, the latest slices are hudi-rs's, and stats count the read-optimized rows."""
+
     def cli(*args: str) -> Dict[str, Any]:
         done = subprocess.run([str(PYHUDI), *args, str(path), "--json"], capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, f"{context}: pyhudi {' '.join(args)} -> {done.returncode}\n{done.stdout}{done.stderr}"
+        assert done.returncode == 0, (
+            f"{context}: pyhudi {' '.join(args)} -> {done.returncode}\n{done.stdout}{done.stderr}"
+        )
         return json.loads(done.stdout)
 
     assert cli("validate")["ok"] is True, context
     timeline = cli("timeline")["instants"]
-    writes = [i["instant"] for i in timeline
-              if i["state"] == "completed" and i["action"] in ("commit", "deltacommit", "replacecommit")]
+    writes = [
+        i["instant"]
+        for i in timeline
+        if i["state"] == "completed" and i["action"] in ("commit", "deltacommit", "replacecommit")
+    ]
     assert writes == t.completed(path), f"{context}: pyhudi timeline"
     from hudi import HudiTableBuilder
 
-    served = {(s.partition_path, s.file_id, s.base_file_name or None, tuple(s.log_file_names))
-              for s in HudiTableBuilder.from_base_uri(str(path)).build().get_file_slices()}
+    served = {
+        (s.partition_path, s.file_id, s.base_file_name or None, tuple(s.log_file_names))
+        for s in HudiTableBuilder.from_base_uri(str(path)).build().get_file_slices()
+    }
     groups = cli("file-groups")["file_groups"]
-    latest = {(g["partition"], g["file_id"], s["base_file"]["name"] if s["base_file"] else None,
-               tuple(lg["name"] for lg in s["log_files"]))
-              for g in groups for s in g["slices"] if s["state"] == "latest"}
+    latest = {
+        (
+            g["partition"],
+            g["file_id"],
+            s["base_file"]["name"] if s["base_file"] else None,
+            tuple(lg["name"] for lg in s["log_files"]),
+        )
+        for g in groups
+        for s in g["slices"]
+        if s["state"] == "latest"
+    }
     assert latest == served, f"{context}: pyhudi file-groups differ from hudi-rs"
     assert cli("stats")["total"]["records"] == len(t.pyhudi_read(spark, path, t.READ_OPTIMIZED)), context
 
@@ -81,8 +101,9 @@ INDEXES = ["BLOOM", "SIMPLE", "BUCKET", "GLOBAL_SIMPLE"]
 
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("index", INDEXES)
-def test_apache_hudi_reads_what_pyhudi_writes(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                              table_type: str, index: str) -> None:
+def test_apache_hudi_reads_what_pyhudi_writes(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, table_type: str, index: str
+) -> None:
     h = hudi(HUDI_LATEST)
     path = tmp_path / "t"
     extra = {"hoodie.index.type": index, "hoodie.bucket.index.num.buckets": "2"}
@@ -111,13 +132,17 @@ def test_apache_hudi_reads_what_pyhudi_writes(spark: Any, hudi: Callable[[str], 
 
 # ---- Apache Hudi writes, pyhudi reads
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_pyhudi_reads_what_apache_hudi_writes(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                              version: str, table_type: str) -> None:
+def test_pyhudi_reads_what_apache_hudi_writes(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     h = hudi(version)
     path = tmp_path / "t"
-    extra = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} if table_type == MOR else {}
+    extra = (
+        {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} if table_type == MOR else {}
+    )
     opts = lambda op: t.options("h", table_type, op, **extra)  # noqa: E731
     model = t.Model(event_time=version == HUDI_LATEST)
     steps: List[Any] = [
@@ -143,10 +168,12 @@ def test_pyhudi_reads_what_apache_hudi_writes(spark: Any, hudi: Callable[[str], 
 
 # ---- both engines write the same table in turns
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_alternating_writers(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                             version: str, table_type: str) -> None:
+def test_alternating_writers(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     """Apache Hudi (metadata table on), pyhudi, Apache Hudi, pyhudi, ... on one table: after every
     write every reader equals the model, and Apache Hudi's metadata table is never stale."""
     h = hudi(version)
@@ -179,14 +206,16 @@ def test_alternating_writers(spark: Any, hudi: Callable[[str], HudiWorker], tmp_
 
 # ---- pyhudi cleans, Apache Hudi reads, writes and cleans after it
 
+
 def clean_instants(path: Path) -> List[str]:
     return sorted(f.name.split(".")[0] for f in (path / ".hoodie").iterdir() if f.name.endswith(".clean"))
 
 
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                                     version: str, table_type: str) -> None:
+def test_apache_hudi_carries_on_after_a_pyhudi_clean(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     """pyhudi writes six commits (merge-on-read: compacted every two) and cleans them down to two
     retained commits; Apache Hudi reads the table, then writes to it with its own cleaner on,
     which reads pyhudi's clean metadata (its incremental cleaning starts from pyhudi's
@@ -196,8 +225,9 @@ def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[
     h = hudi(version)
     path = tmp_path / "t"
     retain = {"hoodie.clean.commits.retained": "2", "hoodie.cleaner.commits.retained": "2"}
-    compaction = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} \
-        if table_type == MOR else {}
+    compaction = (
+        {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} if table_type == MOR else {}
+    )
     opts = lambda op, **more: t.options("clean", table_type, op, **compaction, **more)  # noqa: E731
     model = t.Model()
     for step in range(6):
@@ -212,8 +242,12 @@ def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[
 
     for step in range(6, 9):
         rows = [t.row(i, 100 * (step + 1), f"h{step}") for i in range(step % 3, 36, 3)]
-        h.write(path, t.SCHEMA, rows, opts("upsert", **retain, **{"hoodie.clean.automatic": "true",
-                                                                  "hoodie.clean.async": "false"}))
+        h.write(
+            path,
+            t.SCHEMA,
+            rows,
+            opts("upsert", **retain, **{"hoodie.clean.automatic": "true", "hoodie.clean.async": "false"}),
+        )
         model.upsert(rows)
         check_snapshot(spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after the pyhudi clean")
     assert len(clean_instants(path)) > 1, f"Apache Hudi {version} did not clean after pyhudi's clean"
@@ -226,10 +260,12 @@ def test_apache_hudi_carries_on_after_a_pyhudi_clean(spark: Any, hudi: Callable[
 
 # ---- pyhudi archives; Apache Hudi loads its archive files, reads, writes and archives after it
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callable[[str], HudiWorker],
-                                                        tmp_path: Path, version: str, table_type: str) -> None:
+def test_apache_hudi_carries_on_after_a_pyhudi_archival(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     """pyhudi writes nine commits with automatic clean (2 commits retained) and archival (3 to 5
     active commits); Apache Hudi loads pyhudi's archive files as its archived timeline and reads the
     table (snapshot, incremental, time travel), then writes six times with its own cleaner and
@@ -240,10 +276,15 @@ def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callab
 
     h = hudi(version)
     path = tmp_path / "t"
-    keep = {"hoodie.clean.commits.retained": "2", "hoodie.cleaner.commits.retained": "2",
-            "hoodie.keep.min.commits": "3", "hoodie.keep.max.commits": "5"}
-    compaction = {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} \
-        if table_type == MOR else {}
+    keep = {
+        "hoodie.clean.commits.retained": "2",
+        "hoodie.cleaner.commits.retained": "2",
+        "hoodie.keep.min.commits": "3",
+        "hoodie.keep.max.commits": "5",
+    }
+    compaction = (
+        {"hoodie.compact.inline": "true", "hoodie.compact.inline.max.delta.commits": "2"} if table_type == MOR else {}
+    )
     opts = lambda op, **more: t.options("archive", table_type, op, **compaction, **keep, **more)  # noqa: E731
     model = t.Model()
     for step in range(9):
@@ -270,13 +311,19 @@ def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callab
 
     # Hudi's archival of the data table waits for its metadata table's compactions; without the
     # metadata table it archives as soon as its rules allow.
-    theirs = {"hoodie.metadata.enable": "false", "hoodie.clean.automatic": "true", "hoodie.clean.async": "false",
-              "hoodie.archive.automatic": "true"}
+    theirs = {
+        "hoodie.metadata.enable": "false",
+        "hoodie.clean.automatic": "true",
+        "hoodie.clean.async": "false",
+        "hoodie.archive.automatic": "true",
+    }
     for step in range(9, 15):
         rows = [t.row(i, 100 * (step + 1), f"h{step}") for i in range(step % 3, 36, 3)]
         h.write(path, t.SCHEMA, rows, opts("upsert", **theirs))
         model.upsert(rows)
-        check_snapshot(spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after a pyhudi archival")
+        check_snapshot(
+            spark, h, path, model, f"{version} {table_type} Apache Hudi write {step} after a pyhudi archival"
+        )
     after = entries()
     assert ours <= after, f"Apache Hudi {version} lost pyhudi's archived entries: {sorted(ours - after)[:5]}"
     assert len(after) > len(ours), f"Apache Hudi {version} archived nothing after pyhudi"
@@ -290,8 +337,9 @@ def test_apache_hudi_carries_on_after_a_pyhudi_archival(spark: Any, hudi: Callab
 
 
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_pyhudi_archival_stops_at_a_pending_compaction_of_apache_hudi(spark: Any, hudi: Callable[[str], HudiWorker],
-                                                                     tmp_path: Path, version: str) -> None:
+def test_pyhudi_archival_stops_at_a_pending_compaction_of_apache_hudi(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str
+) -> None:
     """Apache Hudi writes eight delta commits and only schedules compactions (every three delta
     commits), so that pending compactions sit between completed commits; pyhudi's archival takes
     only the commits before the earliest of them and leaves every plan in place."""
@@ -301,17 +349,25 @@ def test_pyhudi_archival_stops_at_a_pending_compaction_of_apache_hudi(spark: Any
 
     h = hudi(version)
     path = tmp_path / "t"
-    theirs = {"hoodie.metadata.enable": "false", "hoodie.compact.inline": "false",
-              "hoodie.compact.schedule.inline": "true", "hoodie.compact.inline.max.delta.commits": "3",
-              "hoodie.clean.automatic": "false", "hoodie.archive.automatic": "false"}
+    theirs = {
+        "hoodie.metadata.enable": "false",
+        "hoodie.compact.inline": "false",
+        "hoodie.compact.schedule.inline": "true",
+        "hoodie.compact.inline.max.delta.commits": "3",
+        "hoodie.clean.automatic": "false",
+        "hoodie.archive.automatic": "false",
+    }
     model = t.Model()
     for step in range(8):
         rows = [t.row(i, 100 * (step + 1), f"s{step}") for i in range(step % 3, 30, 2)]
         h.write(path, t.SCHEMA, rows, t.options("pending", MOR, "upsert" if step else "insert", **theirs))
         model.upsert(rows)
     names = set(os.listdir(path / ".hoodie"))
-    pending = sorted(n.split(".")[0] for n in names if n.endswith(".compaction.requested")
-                     and f"{n.split('.')[0]}.commit" not in names)
+    pending = sorted(
+        n.split(".")[0]
+        for n in names
+        if n.endswith(".compaction.requested") and f"{n.split('.')[0]}.commit" not in names
+    )
     assert pending, f"Apache Hudi {version} scheduled no compaction: {sorted(names)}"
     writes = t.completed(path)
     assert any(w > pending[0] for w in writes)
@@ -344,22 +400,30 @@ def run_killed_write(path: Path, rows: List[Dict[str, Any]], opts: Dict[str, str
     env = {**os.environ, "PYHUDI_CRASH_AT": point}
     log = tmp / f"writer-{point}.log"
     with open(log, "w") as out:
-        rc = subprocess.run([sys.executable, str(Path(__file__).parent / "pyhudi_writer.py"), str(spec)],
-                            stdout=out, stderr=subprocess.STDOUT, env=env, timeout=600).returncode
+        rc = subprocess.run(
+            [sys.executable, str(Path(__file__).parent / "pyhudi_writer.py"), str(spec)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            timeout=600,
+        ).returncode
     assert rc != 0, f"the writer was to crash at {point} but finished (log: {log})"
 
 
 @pytest.mark.parametrize("point", CRASH_POINTS)
-def test_killed_during_metadata_table_removal(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                              point: str) -> None:
+def test_killed_during_metadata_table_removal(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, point: str
+) -> None:
     """Each intermediate state of the removal is read exactly by Apache Hudi, pyhudi and hudi-rs,
     and the next writer of either engine carries on from it."""
     h = hudi(HUDI_LATEST)
     path = tmp_path / "t"
     opts = lambda op: t.options("crash", MOR, op)  # noqa: E731
     model = t.Model()
-    for op, rows in [("insert", [t.row(i, 100, "a") for i in range(30)]),
-                     ("upsert", [t.row(i, 200, "b") for i in range(0, 35, 4)])]:
+    for op, rows in [
+        ("insert", [t.row(i, 100, "a") for i in range(30)]),
+        ("upsert", [t.row(i, 200, "b") for i in range(0, 35, 4)]),
+    ]:
         h.write(path, t.SCHEMA, rows, opts(op))
         model.upsert(rows)
     assert "files" in t.metadata_partitions(path), "Apache Hudi wrote no metadata table"
@@ -389,9 +453,11 @@ def test_killed_during_metadata_table_removal(spark: Any, hudi: Callable[[str], 
 
 # ---- pyhudi killed before its commit; Apache Hudi rolls the write back from the timeline service's markers
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 def test_apache_hudi_rolls_back_a_killed_pyhudi_write_from_its_markers(
-        spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, table_type: str) -> None:
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, table_type: str
+) -> None:
     """A pyhudi write whose JVM halts after writing every data file, just before its commit,
     leaves the MARKERS<n> files of its timeline service (TIMELINE_SERVER_BASED markers). Apache
     Hudi's next write rolls the failed instant back from them: the instant leaves the timeline, its
@@ -405,19 +471,33 @@ def test_apache_hudi_rolls_back_a_killed_pyhudi_write_from_its_markers(
     model.upsert(first)
     before = t.completed(path)
 
-    run_killed_write(path, [t.row(i, 200, "killed") for i in range(0, 50, 2)], opts("upsert"),
-                     "write.before-commit", tmp_path)
+    run_killed_write(
+        path, [t.row(i, 200, "killed") for i in range(0, 50, 2)], opts("upsert"), "write.before-commit", tmp_path
+    )
     assert t.completed(path) == before, "the killed write must not have committed"
-    pending = sorted({f.name.split(".")[0] for f in (path / ".hoodie").iterdir()
-                      if f.name.split(".")[0].isdigit() and f.name.split(".")[0] not in before})
+    pending = sorted(
+        {
+            f.name.split(".")[0]
+            for f in (path / ".hoodie").iterdir()
+            if f.name.split(".")[0].isdigit() and f.name.split(".")[0] not in before
+        }
+    )
     assert len(pending) == 1, pending
     failed = pending[0]
     markers = path / ".hoodie" / ".temp" / failed
     assert (markers / "MARKERS.type").read_text() == "TIMELINE_SERVER_BASED"
-    listed = {line for f in markers.glob("MARKERS*") if f.name != "MARKERS.type"
-              for line in f.read_text().splitlines() if line}
-    written = {str(p.relative_to(path)) for p in path.rglob(f"*{failed}*")
-               if ".hoodie" not in p.relative_to(path).parts and not p.name.endswith(".crc")}
+    listed = {
+        line
+        for f in markers.glob("MARKERS*")
+        if f.name != "MARKERS.type"
+        for line in f.read_text().splitlines()
+        if line
+    }
+    written = {
+        str(p.relative_to(path))
+        for p in path.rglob(f"*{failed}*")
+        if ".hoodie" not in p.relative_to(path).parts and not p.name.endswith(".crc")
+    }
     assert written and {m.rsplit(".marker.", 1)[0] for m in listed} >= {w for w in written if w.endswith(".parquet")}
     check_snapshot(spark, h, path, model, f"{table_type} after the kill")
 
@@ -425,8 +505,9 @@ def test_apache_hudi_rolls_back_a_killed_pyhudi_write_from_its_markers(
     h.write(path, t.SCHEMA, rows, opts("upsert"))
     model.upsert(rows)
     assert failed not in t.completed(path)
-    assert not [f for f in (path / ".hoodie").iterdir() if f.name.startswith(failed)], \
+    assert not [f for f in (path / ".hoodie").iterdir() if f.name.startswith(failed)], (
         "Apache Hudi left the failed instant on the timeline"
+    )
     left = [str(p) for p in path.rglob(f"*_{failed}.parquet")]
     assert not left, f"Apache Hudi's rollback left base files of the failed write: {left}"
     check_snapshot(spark, h, path, model, f"{table_type} after Apache Hudi rolled back pyhudi's failed write")
@@ -438,10 +519,12 @@ def test_apache_hudi_rolls_back_a_killed_pyhudi_write_from_its_markers(
 
 # ---- merge semantics of the tables pyhudi creates
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_event_time_ordering_is_kept_by_every_engine(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                                     version: str, table_type: str) -> None:
+def test_event_time_ordering_is_kept_by_every_engine(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     """pyhudi records DefaultHoodieRecordPayload in new tables: whichever engine writes, the version
     with the larger ``ts`` survives, in a batch, against the stored record and among log records."""
     h = hudi(version)
@@ -455,10 +538,18 @@ def test_event_time_ordering_is_kept_by_every_engine(spark: Any, hudi: Callable[
     # Older versions (ts 100) of some keys, newer ones (900) of others, and in-batch duplicates whose
     # later row is the older one.
     batches = [
-        ("hudi", [t.row(i, 100, "old-h") for i in range(0, 20, 2)] + [t.row(i, 900, "new-h") for i in range(1, 20, 4)]
-         + [t.row(30, 700, "dup-new"), t.row(30, 600, "dup-old")]),
-        ("pyhudi", [t.row(i, 100, "old-p") for i in range(1, 20, 2)] + [t.row(i, 950, "new-p") for i in range(0, 20, 6)]
-         + [t.row(31, 700, "dup-new"), t.row(31, 600, "dup-old")]),
+        (
+            "hudi",
+            [t.row(i, 100, "old-h") for i in range(0, 20, 2)]
+            + [t.row(i, 900, "new-h") for i in range(1, 20, 4)]
+            + [t.row(30, 700, "dup-new"), t.row(30, 600, "dup-old")],
+        ),
+        (
+            "pyhudi",
+            [t.row(i, 100, "old-p") for i in range(1, 20, 2)]
+            + [t.row(i, 950, "new-p") for i in range(0, 20, 6)]
+            + [t.row(31, 700, "dup-new"), t.row(31, 600, "dup-old")],
+        ),
         ("hudi", [t.row(i, 800, "mid-h") for i in range(0, 20, 3)]),
     ]
     for who, rows in batches:
@@ -472,9 +563,11 @@ def test_event_time_ordering_is_kept_by_every_engine(spark: Any, hudi: Callable[
 
 # ---- partial-column log blocks (hoodie.write.conflict.granularity=COLUMN)
 
+
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_apache_hudi_never_reads_partial_column_blocks_wrong(spark: Any, hudi: Callable[[str], HudiWorker],
-                                                             tmp_path: Path, version: str) -> None:
+def test_apache_hudi_never_reads_partial_column_blocks_wrong(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str
+) -> None:
     """A file slice with pyhudi's partial-column log blocks (IS_PARTIAL) fails Apache Hudi's read
     (0.15 does not know the header; 1.2 fails merging it) instead of returning the absent columns as
     null; once pyhudi has compacted it, Apache Hudi reads what pyhudi reads."""
@@ -483,15 +576,19 @@ def test_apache_hudi_never_reads_partial_column_blocks_wrong(spark: Any, hudi: C
     h = hudi(version)
     path = tmp_path / "t"
     schema = "id string, part string, ts long, fare double, tip double"
-    occ = {"hoodie.write.concurrency.mode": "OPTIMISTIC_CONCURRENCY_CONTROL",
-           "hoodie.write.lock.provider": "org.apache.hudi.client.transaction.lock.InProcessLockProvider",
-           "hoodie.write.conflict.granularity": "COLUMN", "hoodie.compact.inline": "false"}
+    occ = {
+        "hoodie.write.concurrency.mode": "OPTIMISTIC_CONCURRENCY_CONTROL",
+        "hoodie.write.lock.provider": "org.apache.hudi.client.transaction.lock.InProcessLockProvider",
+        "hoodie.write.conflict.granularity": "COLUMN",
+        "hoodie.compact.inline": "false",
+    }
     opts = t.options("partial", MOR, "upsert", **occ)
     first = [{"id": f"k{i}", "part": "p", "ts": 1, "fare": 10.0 + i, "tip": 1.0} for i in range(6)]
     frame(spark, schema, first).write.format("pyhudi").options(**opts).mode("append").save(str(path))
     tips = [{"id": f"k{i}", "part": "p", "tip": 5.0 + i} for i in range(3)]
-    frame(spark, "id string, part string, tip double", tips).write.format("pyhudi").options(**opts).mode(
-        "append").save(str(path))
+    frame(spark, "id string, part string, tip double", tips).write.format("pyhudi").options(**opts).mode("append").save(
+        str(path)
+    )
     expected = {f"k{i}": (10.0 + i, 5.0 + i if i < 3 else 1.0) for i in range(6)}
     assert {r["id"]: (r["fare"], r["tip"]) for r in t.pyhudi_read(spark, path)} == expected
     with pytest.raises(HudiError):
@@ -503,6 +600,7 @@ def test_apache_hudi_never_reads_partial_column_blocks_wrong(spark: Any, hudi: C
 
 
 # ---- a timestamp inside a struct, updated through a log file
+
 
 def log_block_field_schema(path: Path, column: str) -> Any:
     """The Avro schema of ``column`` in the SCHEMA header of the table's first log block."""
@@ -516,7 +614,7 @@ def log_block_field_schema(path: Path, column: str) -> Any:
         depth += {ord("{"): 1, ord("}"): -1}.get(data[end], 0)
         if depth == 0:
             break
-    fields = json.loads(data[start:end + 1])["fields"]
+    fields = json.loads(data[start : end + 1])["fields"]
     return next(f["type"] for f in fields if f["name"] == column)
 
 
@@ -526,7 +624,9 @@ def test_timestamp_in_struct_through_a_log_file(spark: Any, hudi: Callable[[str]
     cannot merge the log's timestamp type into the base file's; see docs/interop.md.)"""
     h = hudi(HUDI_LATEST)
     schema = "id string, part string, ts long, s struct<name:string,at:timestamp>"
-    first = [{"id": f"k{i}", "part": "p", "ts": 1, "s": {"name": f"n{i}", "at": "2026-01-01T00:00:00Z"}} for i in range(3)]
+    first = [
+        {"id": f"k{i}", "part": "p", "ts": 1, "s": {"name": f"n{i}", "at": "2026-01-01T00:00:00Z"}} for i in range(3)
+    ]
     update = [{"id": "k1", "part": "p", "ts": 2, "s": {"name": "u", "at": "2026-02-01T10:00:00.5Z"}}]
     opts = lambda op: t.options("st", MOR, op, **{"hoodie.index.type": "SIMPLE"})  # noqa: E731
     ours, theirs = tmp_path / "pyhudi", tmp_path / "hudi"
@@ -542,10 +642,12 @@ def test_timestamp_in_struct_through_a_log_file(spark: Any, hudi: Callable[[str]
 
 # ---- savepoints, rollback and restore by pyhudi; Apache Hudi decodes the files, reads and writes on
 
+
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_apache_hudi_after_pyhudi_savepoint_and_restore(spark: Any, hudi: Callable[[str], HudiWorker],
-                                                       tmp_path: Path, version: str, table_type: str) -> None:
+def test_apache_hudi_after_pyhudi_savepoint_and_restore(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     import pyhudi
 
     h = hudi(version)
@@ -562,8 +664,11 @@ def test_apache_hudi_after_pyhudi_savepoint_and_restore(spark: Any, hudi: Callab
     t.pyhudi_write(spark, path, [t.row(i, 300, "d") for i in range(2, 30, 7)], opts("delete"))
 
     sp = h.avro(hoodie / f"{savepointed}.savepoint", "HoodieSavepointMetadata")
-    assert json.loads(sp["comments"]) == {"name": "base", "expiresAt": json.loads(sp["comments"])["expiresAt"],
-                                          "comment": "c"}
+    assert json.loads(sp["comments"]) == {
+        "name": "base",
+        "expiresAt": json.loads(sp["comments"])["expiresAt"],
+        "comment": "c",
+    }
     files = {f for m in sp["partitionMetadata"].values() for f in m["savepointDataFile"]}
     assert files and all(savepointed in f for f in files), files
     assert t.data(h.read(path, t.as_of(savepointed))) == expected
@@ -588,6 +693,7 @@ def test_apache_hudi_after_pyhudi_savepoint_and_restore(spark: Any, hudi: Callab
 
 # ---- pyhudi clusters, Apache Hudi reads and writes on; Apache Hudi clusters, pyhudi reads
 
+
 def clusterings(path: Path) -> List[str]:
     out = []
     for f in sorted((path / ".hoodie").iterdir()):
@@ -599,8 +705,9 @@ def clusterings(path: Path) -> List[str]:
 
 @pytest.mark.parametrize("table_type", [COW, MOR])
 @pytest.mark.parametrize("version", [HUDI_LATEST, HUDI_0X])
-def test_apache_hudi_after_a_pyhudi_clustering(spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path,
-                                               version: str, table_type: str) -> None:
+def test_apache_hudi_after_a_pyhudi_clustering(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, version: str, table_type: str
+) -> None:
     """pyhudi writes small files and clusters them sorted by name; Apache Hudi decodes the plan
     with its own classes, reads every query like pyhudi, and upserts; then Apache Hudi clusters
     inline and pyhudi and hudi-rs read its result."""
@@ -634,9 +741,19 @@ def test_apache_hudi_after_a_pyhudi_clustering(spark: Any, hudi: Callable[[str],
 
     # Apache Hudi clusters inline after its next insert; pyhudi and hudi-rs read what it wrote.
     rows = [t.row(i, 3000, "n") for i in range(50, 70)]
-    h.write(path, t.SCHEMA, rows, opts("insert", **{"hoodie.clustering.inline": "true",
-                                                     "hoodie.clustering.inline.max.commits": "1",
-                                                     "hoodie.clustering.plan.strategy.sort.columns": "name"}))
+    h.write(
+        path,
+        t.SCHEMA,
+        rows,
+        opts(
+            "insert",
+            **{
+                "hoodie.clustering.inline": "true",
+                "hoodie.clustering.inline.max.commits": "1",
+                "hoodie.clustering.plan.strategy.sort.columns": "name",
+            },
+        ),
+    )
     model.upsert(rows)
     assert len(clusterings(path)) == 2, f"Apache Hudi {version} did not cluster"
     check_snapshot(spark, h, path, model, f"{context}, Apache Hudi clustering")
