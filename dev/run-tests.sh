@@ -3,7 +3,8 @@
 # Runs every test: Scala unit suites, the connector jar, the Python package, the full
 # integration suite on the pinned PySpark (including the interop suite, which drives Apache Hudi
 # on PySpark 3.5 in processes of its own), and the corpus conformance plus write round trips on
-# the oldest supported PySpark. Ends with one summary line "N passed, N failed".
+# the oldest supported PySpark. Lists the slowest tests of each pytest run, and ends with one
+# summary line "N passed, N failed".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -16,11 +17,11 @@ echo "== Python: pinned PySpark ($(grep '^pyspark' requirements/test.txt)), with
 dev/python-env.sh .venv requirements/test.txt
 dev/check.sh
 dev/python-env.sh .venv-interop requirements/interop.txt --no-pyhudi
-.venv/bin/python -m pytest integration-tests -q -p no:cacheprovider 2>&1 | tee "$logs/pytest-main.log"
+.venv/bin/python -m pytest integration-tests -q -p no:cacheprovider --durations=25 2>&1 | tee "$logs/pytest-main.log"
 
 echo "== Python: corpus conformance and write round trips on the oldest supported PySpark ($(grep '^pyspark' requirements/spark-oldest.txt))"
 dev/python-env.sh .venv-spark-oldest requirements/spark-oldest.txt
-.venv-spark-oldest/bin/python -m pytest integration-tests -q -p no:cacheprovider -m "conformance or compat" 2>&1 \
+.venv-spark-oldest/bin/python -m pytest integration-tests -q -p no:cacheprovider --durations=10 -m "conformance or compat" 2>&1 \
   | tee "$logs/pytest-oldest.log"
 
 python3 - "$logs" <<'PY'
