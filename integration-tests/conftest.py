@@ -18,6 +18,23 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 import harness
 import pytest
 
+_SCRATCH = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Spark's scratch folders (block managers, user files) of this process and of every process
+    it starts go into one folder removed at the end: the tests kill some of those processes on
+    purpose, and a killed JVM cannot remove its own."""
+    scratch = tempfile.mkdtemp(prefix="pyhudi-it-spark-")
+    os.environ["SPARK_LOCAL_DIRS"] = scratch
+    config.stash[_SCRATCH] = scratch
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    scratch = config.stash.get(_SCRATCH, None)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
