@@ -32,7 +32,8 @@ class ImportBoundarySuite extends AnyFunSuite {
     "org.apache.spark.sql.catalyst.expressions.GenericInternalRow",
     "org.apache.spark.sql.catalyst.expressions.JoinedRow",
     "org.apache.spark.sql.catalyst.expressions.SpecializedGetters",
-    "org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}")
+    "org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, GenericArrayData}",
+    "org.apache.spark.sql.catalyst.util.{ArrayData, MapData}")
 
   /** Named exceptions, each with its reason. */
   private val exceptions: Map[String, String] = Map(

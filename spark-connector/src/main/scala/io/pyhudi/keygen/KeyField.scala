@@ -28,11 +28,30 @@ final class KeyField private (val name: String, ordinals: Array[Int], widths: Ar
     if (r.isNullAt(last)) null else r.get(last, dataType)
   }
 
+  // Top-level strings and integers, the usual keys, are rendered without boxing their value.
+  private val direct = if (ordinals.length != 1) KeyField.BoxedKey
+  else dataType match {
+    case _: StringType => KeyField.Utf8Key
+    case LongType => KeyField.LongKey
+    case IntegerType => KeyField.IntKey
+    case _ => KeyField.BoxedKey
+  }
+
   /** The value as Hudi writes it into keys and partition paths, or null. */
-  def string(row: InternalRow): String = KeyField.render(dataType, value(row))
+  def string(row: InternalRow): String = direct match {
+    case KeyField.BoxedKey => KeyField.render(dataType, value(row))
+    case _ if row.isNullAt(ordinals(0)) => null
+    case KeyField.Utf8Key => row.getUTF8String(ordinals(0)).toString
+    case KeyField.LongKey => java.lang.Long.toString(row.getLong(ordinals(0)))
+    case _ => Integer.toString(row.getInt(ordinals(0)))
+  }
 }
 
 object KeyField {
+  private final val BoxedKey = 0
+  private final val Utf8Key = 1
+  private final val LongKey = 2
+  private final val IntKey = 3
 
   /**
    * Resolves a (possibly dotted) field name; names are matched exactly, as Hudi matches Avro

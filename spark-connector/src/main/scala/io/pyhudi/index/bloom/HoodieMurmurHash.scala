@@ -71,7 +71,13 @@ object HoodieMurmurHash {
   def chained(data: Array[Byte], n: Int, modulus: Int, out: Array[Int]): Unit = {
     val length = data.length
     val chunks = length >> 2
-    val mixed = Array.tabulate(chunks)(i => mixedChunk(data, i << 2))
+    // A while loop: Array.tabulate boxes every element of an Array[Int].
+    val mixed = new Array[Int](chunks)
+    var c = 0
+    while (c < chunks) {
+      mixed(c) = mixedChunk(data, c << 2)
+      c += 1
+    }
     val tail = length & 3
     val tailed = if (tail != 0) tailBits(data, length, tail) else 0
     val mod = new Modulus(modulus)

@@ -3,8 +3,6 @@ package io.pyhudi.write.handle
 
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.spark.sql.catalyst.expressions.JoinedRow
-
 import io.pyhudi.storage.Storage
 import io.pyhudi.write.WriteRecord
 import io.pyhudi.write.commit.IOType
@@ -27,7 +25,6 @@ final class CreateHandle(
   private val results = ArrayBuffer.empty[HandleResult]
   private var current: FileWrite = _
   private val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition)
-  private val joined = new JoinedRow()
 
   private def nextFileId(): String =
     if (current == null) fileId
@@ -44,7 +41,7 @@ final class CreateHandle(
       if (current != null) results += current.close(None, current.written, 0, 0)
       current = new FileWrite(ctx, storage, partitionPath, nextFileId(), writeToken, IOType.Create)
     }
-    current.write(record.key, joined(current.metaRow(seqNos.next(), record.key), record.row))
+    current.write(record.key, current.newRecord(seqNos.next(), record.key, record.row))
   }
 
   def close(): Seq[HandleResult] = {

@@ -2,7 +2,6 @@
 package io.pyhudi.write.handle
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.filegroup.PartitionMetafile
@@ -38,10 +37,14 @@ private[handle] final class FileWrite(
   private val partitionUtf8 = UTF8String.fromString(partitionPath)
   private val fileNameUtf8 = UTF8String.fromString(fileName)
 
-  /** The five meta values of a record this file gets, for a new record (a create). */
-  def metaRow(seqNo: UTF8String, key: String): InternalRow =
-    new GenericInternalRow(Array[Any](instantUtf8, seqNo, UTF8String.fromString(key),
-        partitionUtf8, fileNameUtf8))
+  private val record = new MetaFieldsRow
+
+  /**
+   * `row` with the meta values of a record this instant writes into this file (a new or merged
+   * record), valid until the next call.
+   */
+  def newRecord(seqNo: UTF8String, key: String, row: InternalRow): InternalRow =
+    record(instantUtf8, seqNo, UTF8String.fromString(key), partitionUtf8, fileNameUtf8, row)
 
   def write(key: String, row: InternalRow): Unit = {
     writer.write(row)

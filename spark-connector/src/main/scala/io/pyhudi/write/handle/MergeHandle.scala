@@ -4,7 +4,6 @@ package io.pyhudi.write.handle
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.JoinedRow
 
 import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.merge.{MergeMode, OrderingValues}
@@ -36,11 +35,10 @@ final class MergeHandle(
     val file = new FileWrite(ctx, storage, partitionPath, base.fileId, writeToken, IOType.Merge)
     try {
       val carry = CarryOver.projection(ctx.tableSchema, file.fileName)
-      val joined = new JoinedRow()
       val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition)
       var updates, deletes = 0L
       def writeNew(r: WriteRecord): Unit =
-        file.write(r.key, joined(ctx.metaRow(seqNos.next(), r.key, partitionPath, file.fileName), r.row))
+        file.write(r.key, file.newRecord(seqNos.next(), r.key, r.row))
       ctx.readBase(base).foreach { stored =>
         val key = stored.getUTF8String(2).toString
         incoming.remove(key) match {
