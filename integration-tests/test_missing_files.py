@@ -55,6 +55,11 @@ def _written(path: Path, instant: str) -> List[Dict[str, Any]]:
     return [s for ss in stats.values() for s in ss]
 
 
+def _table_files(path: Path) -> List[str]:
+    """Every file and folder outside .hoodie, relative to the base path."""
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*") if ".hoodie" not in p.parts)
+
+
 def _read(spark: Any, path: Path, options: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     """id -> v of every row a read returns."""
     return {r["id"]: r["v"] for r in harness.read_table(spark, path, options).collect()}
@@ -141,7 +146,7 @@ def test_upsert_into_a_table_with_a_missing_file_fails_and_commits_nothing(spark
     (stat,) = _written(path, c2)
     (path / stat["path"]).unlink()
     before = harness.completed_instants(path)
-    files_before = sorted(str(p.relative_to(path)) for p in path.rglob("*") if ".hoodie" not in p.parts)
+    files_before = _table_files(path)
     with pytest.raises(errors.MissingFileError) as caught:
         pyhudi.write(
             spark.createDataFrame([("a2", "a", 3, "v3")], SCHEMA),
@@ -154,7 +159,7 @@ def test_upsert_into_a_table_with_a_missing_file_fails_and_commits_nothing(spark
     assert stat["path"] in caught.value.message and c2 in caught.value.message
     assert harness.completed_instants(path) == before
     assert harness.pending_instants(path) == []
-    files_after = sorted(str(p.relative_to(path)) for p in path.rglob("*") if ".hoodie" not in p.parts)
+    files_after = _table_files(path)
     assert files_after == files_before
 
 

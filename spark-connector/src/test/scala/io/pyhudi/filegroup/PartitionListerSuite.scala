@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.pyhudi.storage.Storage
+import io.pyhudi.testutil.TempDirs
 
 /** Which folders of a base path the lister reports as partitions. */
 class PartitionListerSuite extends AnyFunSuite {
@@ -15,15 +16,9 @@ class PartitionListerSuite extends AnyFunSuite {
 
   override def withFixture(test: NoArgTest) =
     try super.withFixture(test)
-    finally { created.foreach(deleteTree); created.clear() }
+    finally { created.foreach(TempDirs.deleteRecursively); created.clear() }
 
-  private def deleteTree(p: Path): Unit = {
-    val walk = Files.walk(p)
-    try walk.sorted(java.util.Comparator.reverseOrder[Path]()).forEach(f => Files.delete(f))
-    finally walk.close()
-  }
-
-  private def tempDir(): Path = { val d = Files.createTempDirectory("pyhudi-lister"); created += d; d }
+  private def tempDir(): Path = { val d = TempDirs.create("pyhudi-lister"); created += d; d }
 
   private val storage = new Storage(new Configuration())
 
