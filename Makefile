@@ -39,8 +39,8 @@ check:
 format:
 	build/sbt scalafmtAll scalafmtSbt
 	dev/license-headers.sh --fix
-	.venv/bin/ruff format python/pyhudi integration-tests bench examples setup.py
-	.venv/bin/ruff check --fix python/pyhudi integration-tests bench examples setup.py
+	.venv/bin/ruff format .
+	.venv/bin/ruff check --fix .
 
 bench:
 	python3 bench/run.py

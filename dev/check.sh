@@ -10,7 +10,7 @@ cd "$root"
 py="${PYHUDI_CHECK_VENV:-.venv}/bin"
 build/sbt scalafmtCheckAll scalafmtSbtCheck
 dev/license-headers.sh
-"$py/ruff" check python/pyhudi integration-tests bench examples setup.py
-"$py/ruff" format --check python/pyhudi integration-tests bench examples setup.py
+"$py/ruff" check .
+"$py/ruff" format --check .
 "$py/mypy" --strict python/pyhudi
 echo "check: ok"
