@@ -367,6 +367,32 @@ def test_schema_evolution_adds_a_column(spark, tmp_path):
     ws.assert_same(ws.project(travelled, columns + list(ws.MODEL_META)), expected_v1, "as of the v1 instant")
 
 
+def test_bulk_insert_lands_each_value_in_its_column_whatever_the_input_order(spark, tmp_path):
+    # A load whose input has the table's columns in the table's order is written row by row as
+    # it comes; an input with the same columns in another order goes through the projection.
+    path = tmp_path / "order"
+    opts = {
+        "hoodie.table.name": "order",
+        "hoodie.datasource.write.recordkey.field": "id",
+        "hoodie.datasource.write.partitionpath.field": "part",
+        "hoodie.datasource.write.precombine.field": "ts",
+        "hoodie.datasource.write.operation": "bulk_insert",
+    }
+    in_order = [(i, "a" if i % 2 else "b", 10 + i, f"n{i}") for i in range(6)]
+    _save(_df(spark, in_order, V1), path, opts, mode="append")
+    [(first, _)] = harness.completed_instants(path)
+    reordered = [(i, "a" if i % 2 else "c", 20 + i, f"m{i}") for i in range(100, 106)]
+    _save(_df(spark, reordered, V1).select("name", "ts", "part", "id"), path, opts, mode="append")
+    second = ws.new_instant(path, [(first, "commit")], "commit", "order")
+
+    key = lambda r: str(r[0])  # noqa: E731
+    part = lambda r: r[1]  # noqa: E731
+    columns = [f.name for f in V1.fields]
+    expected = _expected(in_order, V1, first, key, part) + _expected(reordered, V1, second, key, part)
+    read = _check(spark, path, expected, "two bulk_inserts, the second with its columns reordered", columns)
+    assert [c for c in read[0] if not c.startswith("_hoodie_")] == columns
+
+
 def test_is_deleted_column_deletes_in_an_upsert(spark, tmp_path):
     schema = StructType(V1.fields + [StructField("_hoodie_is_deleted", BooleanType())])
     path = tmp_path / "isdel"
