@@ -337,14 +337,28 @@ V1 = StructType(
 V2 = StructType(V1.fields + [StructField("score", DoubleType())])
 
 
-def test_schema_evolution_adds_a_column(spark, tmp_path):
-    path = tmp_path / "evolve"
-    opts = {
-        "hoodie.table.name": "evolve",
+def _v1_options(name: str, **extra: str) -> Dict[str, Any]:
+    """A table of V1-shaped rows: keyed by id, partitioned by part, ordered by ts."""
+    return {
+        "hoodie.table.name": name,
         "hoodie.datasource.write.recordkey.field": "id",
         "hoodie.datasource.write.partitionpath.field": "part",
         "hoodie.datasource.write.precombine.field": "ts",
+        **extra,
     }
+
+
+def _v1_key(row: Any) -> str:
+    return str(row[0])
+
+
+def _v1_part(row: Any) -> str:
+    return row[1]
+
+
+def test_schema_evolution_adds_a_column(spark, tmp_path):
+    path = tmp_path / "evolve"
+    opts = _v1_options("evolve")
     v1_rows = [(i, "a" if i % 2 else "b", 10 + i, f"n{i}") for i in range(8)]
     _save(_df(spark, v1_rows, V1), path, opts, mode="append")
     [(first, _)] = harness.completed_instants(path)
@@ -353,17 +367,15 @@ def test_schema_evolution_adds_a_column(spark, tmp_path):
     _save(_df(spark, v2_rows, V2), path, opts, mode="append")
     second = ws.new_instant(path, [(first, "commit")], "commit", "evolve")
 
-    key = lambda r: str(r[0])  # noqa: E731
-    part = lambda r: r[1]  # noqa: E731
     columns = [f.name for f in V2.fields]
     old = [r + (None,) for r in v1_rows if r[0] not in (0, 1)]
-    expected = _expected(old, V2, first, key, part) + _expected(v2_rows, V2, second, key, part)
+    expected = _expected(old, V2, first, _v1_key, _v1_part) + _expected(v2_rows, V2, second, _v1_key, _v1_part)
     read = _check(spark, path, expected, "after adding column score", columns)
     assert [c for c in read[0] if not c.startswith("_hoodie_")] == columns
 
     # The old instant still reads with the old rows (the new column, if present, is null).
     travelled = ws.pyhudi_rows(spark, path, {"as.of.instant": first})
-    expected_v1 = [{**e, "score": None} for e in _expected(v1_rows, V1, first, key, part)]
+    expected_v1 = [{**e, "score": None} for e in _expected(v1_rows, V1, first, _v1_key, _v1_part)]
     ws.assert_same(ws.project(travelled, columns + list(ws.MODEL_META)), expected_v1, "as of the v1 instant")
 
 
@@ -371,13 +383,7 @@ def test_bulk_insert_lands_each_value_in_its_column_whatever_the_input_order(spa
     # A load whose input has the table's columns in the table's order is written row by row as
     # it comes; an input with the same columns in another order goes through the projection.
     path = tmp_path / "order"
-    opts = {
-        "hoodie.table.name": "order",
-        "hoodie.datasource.write.recordkey.field": "id",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.precombine.field": "ts",
-        "hoodie.datasource.write.operation": "bulk_insert",
-    }
+    opts = _v1_options("order", **{"hoodie.datasource.write.operation": "bulk_insert"})
     in_order = [(i, "a" if i % 2 else "b", 10 + i, f"n{i}") for i in range(6)]
     _save(_df(spark, in_order, V1), path, opts, mode="append")
     [(first, _)] = harness.completed_instants(path)
@@ -385,10 +391,8 @@ def test_bulk_insert_lands_each_value_in_its_column_whatever_the_input_order(spa
     _save(_df(spark, reordered, V1).select("name", "ts", "part", "id"), path, opts, mode="append")
     second = ws.new_instant(path, [(first, "commit")], "commit", "order")
 
-    key = lambda r: str(r[0])  # noqa: E731
-    part = lambda r: r[1]  # noqa: E731
     columns = [f.name for f in V1.fields]
-    expected = _expected(in_order, V1, first, key, part) + _expected(reordered, V1, second, key, part)
+    expected = _expected(in_order, V1, first, _v1_key, _v1_part) + _expected(reordered, V1, second, _v1_key, _v1_part)
     read = _check(spark, path, expected, "two bulk_inserts, the second with its columns reordered", columns)
     assert [c for c in read[0] if not c.startswith("_hoodie_")] == columns
 
@@ -396,12 +400,7 @@ def test_bulk_insert_lands_each_value_in_its_column_whatever_the_input_order(spa
 def test_is_deleted_column_deletes_in_an_upsert(spark, tmp_path):
     schema = StructType(V1.fields + [StructField("_hoodie_is_deleted", BooleanType())])
     path = tmp_path / "isdel"
-    opts = {
-        "hoodie.table.name": "isdel",
-        "hoodie.datasource.write.recordkey.field": "id",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.precombine.field": "ts",
-    }
+    opts = _v1_options("isdel")
     rows = [(i, "a" if i < 3 else "b", 10, f"n{i}", False) for i in range(6)]
     _save(_df(spark, rows, schema), path, opts, mode="append")
     [(first, _)] = harness.completed_instants(path)
@@ -413,22 +412,14 @@ def test_is_deleted_column_deletes_in_an_upsert(spark, tmp_path):
     ]
     _save(_df(spark, batch, schema), path, opts, mode="append")
     second = ws.new_instant(path, [(first, "commit")], "commit", "is_deleted upsert")
-    key = lambda r: str(r[0])  # noqa: E731
-    part = lambda r: r[1]  # noqa: E731
-    expected = _expected([r for r in rows if r[0] not in (1, 2, 4)], schema, first, key, part)
-    expected += _expected([batch[2]], schema, second, key, part)
+    expected = _expected([r for r in rows if r[0] not in (1, 2, 4)], schema, first, _v1_key, _v1_part)
+    expected += _expected([batch[2]], schema, second, _v1_key, _v1_part)
     _check(spark, path, expected, "_hoodie_is_deleted", [f.name for f in schema.fields])
 
 
 def test_insert_overwrite_table_and_delete_partition(spark, tmp_path):
     path = tmp_path / "ops"
-    opts = {
-        "hoodie.table.name": "ops",
-        "hoodie.datasource.write.recordkey.field": "id",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.precombine.field": "ts",
-        "hoodie.datasource.write.hive_style_partitioning": "true",
-    }
+    opts = _v1_options("ops", **{"hoodie.datasource.write.hive_style_partitioning": "true"})
     key = lambda r: str(r[0])  # noqa: E731
     part = lambda r: f"part={r[1]}"  # noqa: E731
     columns = [f.name for f in V1.fields]
