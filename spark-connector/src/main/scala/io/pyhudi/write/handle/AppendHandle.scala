@@ -4,7 +4,7 @@ package io.pyhudi.write.handle
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, JoinedRow}
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types.StructType
 
 import io.pyhudi.avro.AvroSerializer
@@ -79,10 +79,11 @@ final class AppendHandle(
       else new GenericInternalRow(Array.tabulate[Any](ordinals.length) { i =>
         if (row.isNullAt(ordinals(i))) null else row.get(ordinals(i), types(i))
       })
-    val joined = new JoinedRow()
+    // A log record's `_hoodie_file_name` is its file group's id.
+    val record = new MetaFieldsRow(ctx.instantTime, partitionPath, fileId)
     val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition, first = 1)
     val records = upserts.iterator.map { r =>
-      serializer.serialize(logged(joined(ctx.metaRow(seqNos.next(), r.key, partitionPath, fileId), r.row))) -> r.key
+      serializer.serialize(logged(record(seqNos.next(), r.key, r.row))) -> r.key
     }
     val results = mutable.ArrayBuffer.empty[HandleResult]
     var version = nextLogVersion

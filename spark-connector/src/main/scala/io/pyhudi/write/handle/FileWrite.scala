@@ -32,19 +32,13 @@ private[handle] final class FileWrite(
   ctx.markers(storage).create(partitionPath, fileName, ioType)
   private val writer = ctx.writers.open(ctx.absolutePath(partitionPath, fileName))
 
-  // The meta values every row of this file shares, converted once.
-  private val instantUtf8 = UTF8String.fromString(ctx.instantTime)
-  private val partitionUtf8 = UTF8String.fromString(partitionPath)
-  private val fileNameUtf8 = UTF8String.fromString(fileName)
-
-  private val record = new MetaFieldsRow
+  private val record = new MetaFieldsRow(ctx.instantTime, partitionPath, fileName)
 
   /**
    * `row` with the meta values of a record this instant writes into this file (a new or merged
    * record), valid until the next call.
    */
-  def newRecord(seqNo: UTF8String, key: String, row: InternalRow): InternalRow =
-    record(instantUtf8, seqNo, UTF8String.fromString(key), partitionUtf8, fileNameUtf8, row)
+  def newRecord(seqNo: UTF8String, key: String, row: InternalRow): InternalRow = record(seqNo, key, row)
 
   def write(key: String, row: InternalRow): Unit = {
     writer.write(row)

@@ -3,9 +3,7 @@ package io.pyhudi.write.handle
 
 import org.apache.avro.Schema
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.index.bloom.{BloomFilter, BloomFilterType}
@@ -89,9 +87,4 @@ final case class HandleContext(
 
   def relativePath(partitionPath: String, fileName: String): String =
     if (partitionPath.isEmpty) fileName else s"$partitionPath/$fileName"
-
-  /** The five meta values of a record this instant writes. */
-  def metaRow(seqNo: UTF8String, key: String, partitionPath: String, fileName: String): InternalRow =
-    new GenericInternalRow(Array[Any](UTF8String.fromString(instantTime), seqNo,
-        UTF8String.fromString(key), UTF8String.fromString(partitionPath), UTF8String.fromString(fileName)))
 }

@@ -9,25 +9,26 @@ import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String, VariantVal}
 import io.pyhudi.errors.Errors
 
 /**
- * A record as a base file stores it: the five meta values, then the fields of its data row. One
- * instance is refilled for every record a file gets. Spark's `JoinedRow` would do, but it asks
- * both of its rows for their widths on every field access, and parquet's writer reads every
- * field of every row through it: a few percent of a load.
+ * A record as a base or log file of one write stores it: the commit time, partition path and
+ * file name every record of the file shares, its sequence number and key, then the fields of its
+ * data row. One instance is refilled for every record the file gets. Spark's `JoinedRow` would
+ * do, but it asks both of its rows for their widths on every field access, and parquet's writer
+ * reads every field of every row through it: a few percent of a load.
  */
-private[handle] final class MetaFieldsRow extends InternalRow {
+private[handle] final class MetaFieldsRow private (meta: Array[UTF8String]) extends InternalRow {
   import MetaFieldsRow.Width
 
-  private val meta = new Array[UTF8String](Width)
   private var data: InternalRow = _
   private var width = Width
 
-  def apply(commitTime: UTF8String, seqNo: UTF8String, key: UTF8String, partitionPath: UTF8String,
-      fileName: UTF8String, row: InternalRow): InternalRow = {
-    meta(0) = commitTime
+  def this(commitTime: String, partitionPath: String, fileName: String) =
+    this(Array(UTF8String.fromString(commitTime), null, null, UTF8String.fromString(partitionPath),
+        UTF8String.fromString(fileName)))
+
+  /** This row, holding the record of `key` with `seqNo` and the data fields of `row`. */
+  def apply(seqNo: UTF8String, key: String, row: InternalRow): InternalRow = {
     meta(1) = seqNo
-    meta(2) = key
-    meta(3) = partitionPath
-    meta(4) = fileName
+    meta(2) = UTF8String.fromString(key)
     data = row
     width = Width + row.numFields
     this
@@ -55,12 +56,18 @@ private[handle] final class MetaFieldsRow extends InternalRow {
   override def getArray(i: Int): ArrayData = data.getArray(i - Width)
   override def getMap(i: Int): MapData = data.getMap(i - Width)
 
+  // The shared values never change; the record's own are cloned, as the row gets refilled.
   override def copy(): InternalRow = {
-    val c = new MetaFieldsRow
-    c(copied(0), copied(1), copied(2), copied(3), copied(4), data.copy())
+    val values = meta.clone()
+    values(1) = copied(meta(1))
+    values(2) = copied(meta(2))
+    val c = new MetaFieldsRow(values)
+    c.data = data.copy()
+    c.width = width
+    c
   }
 
-  private def copied(i: Int): UTF8String = if (meta(i) == null) null else meta(i).clone()
+  private def copied(v: UTF8String): UTF8String = if (v == null) null else v.clone()
 
   override def setNullAt(i: Int): Unit = throw Errors.internal("a record being written is read-only")
   override def update(i: Int, value: Any): Unit = throw Errors.internal("a record being written is read-only")

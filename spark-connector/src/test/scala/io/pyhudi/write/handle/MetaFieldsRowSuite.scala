@@ -20,17 +20,18 @@ class MetaFieldsRowSuite extends AnyFunSuite {
       n * 7, n * 11L, n * 0.5f, n * 0.25, Decimal(BigDecimal(n) / 8, 20, 4), UTF8String.fromString(s"v$n"),
       Array[Byte](n.toByte), new GenericArrayData(Array[Any](n, null)), new GenericInternalRow(Array[Any](n))))
 
-  private def meta(n: Int): Seq[UTF8String] =
-    Seq("20261126120000000", s"20261126120000000_0_$n", s"key$n", "day=1", "f1_0-1-2_20261126120000000.parquet")
-      .map(UTF8String.fromString)
+  private val (commitTime, partition, fileName) = ("20261126120000000", "day=1", "f1_0-1-2_20261126120000000.parquet")
 
-  private def fill(row: MetaFieldsRow, n: Int, d: InternalRow): InternalRow = {
-    val m = meta(n)
-    row(m(0), m(1), m(2), m(3), m(4), d)
-  }
+  private def meta(n: Int): Seq[UTF8String] =
+    Seq(commitTime, s"${commitTime}_0_$n", s"key$n", partition, fileName).map(UTF8String.fromString)
+
+  private def newRow(): MetaFieldsRow = new MetaFieldsRow(commitTime, partition, fileName)
+
+  private def fill(row: MetaFieldsRow, n: Int, d: InternalRow): InternalRow =
+    row(UTF8String.fromString(s"${commitTime}_0_$n"), s"key$n", d)
 
   test("every field reads as Spark's JoinedRow of the meta values and the data row reads it") {
-    val row = new MetaFieldsRow
+    val row = newRow()
     (0 until 3).foreach { n =>
       val d = data(n)
       val ours = fill(row, n, d)
@@ -47,17 +48,18 @@ class MetaFieldsRowSuite extends AnyFunSuite {
   }
 
   test("null meta values and data fields read as null") {
-    val row = new MetaFieldsRow
+    val row = new MetaFieldsRow(null, null, null)
     val d = new GenericInternalRow(Array[Any](null, 1))
-    val r = row(null, UTF8String.fromString("s"), UTF8String.fromString("k"), null, null, d)
+    val r = row(UTF8String.fromString("s"), "k", d)
     assert((0 until 7).map(r.isNullAt) == Seq(true, false, false, true, true, true, false))
   }
 
   test("a copy keeps its values when the row is refilled, and the row cannot be written to") {
-    val row = new MetaFieldsRow
+    val row = newRow()
     val copy = fill(row, 1, data(1)).copy()
     fill(row, 2, data(2))
-    assert(copy.getUTF8String(2).toString == "key1" && copy.getInt(8) == 7)
+    assert(copy.getUTF8String(2).toString == "key1" && copy.getUTF8String(1).toString.endsWith("_1"))
+    assert(copy.getUTF8String(4).toString == fileName && copy.getInt(8) == 7)
     intercept[PyhudiException](row.setNullAt(0))
     intercept[PyhudiException](row.update(6, 1))
   }
