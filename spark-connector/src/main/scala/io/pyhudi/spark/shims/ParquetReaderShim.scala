@@ -25,9 +25,17 @@ object ParquetReaderShim {
     spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession]
       .sessionState.newHadoopConfWithOptions(options)
 
-  /** `spark.sql.files.maxPartitionBytes`, parsed as Spark parses it ("128m" and the like). */
-  def maxPartitionBytes(spark: SparkSession): Long =
-    spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sessionState.conf.filesMaxPartitionBytes
+  /** The session's `spark.sql.files.*` split settings, as Spark's own file scans read them. */
+  final case class FilesConf(maxPartitionBytes: Long, openCostInBytes: Long, minPartitions: Int, parallelism: Int)
+
+  def filesConf(spark: SparkSession): FilesConf = {
+    val session = spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession]
+    val conf = session.sessionState.conf
+    val parallelism = conf.getConf(org.apache.spark.sql.internal.SQLConf.LEAF_NODE_DEFAULT_PARALLELISM)
+      .getOrElse(session.sparkContext.defaultParallelism)
+    FilesConf(conf.filesMaxPartitionBytes, conf.filesOpenCostInBytes, conf.filesMinPartitionNum.getOrElse(parallelism),
+      parallelism)
+  }
 
   /** Rows per columnar batch of Spark's vectorized parquet reader. */
   def batchSize(spark: SparkSession): Int =

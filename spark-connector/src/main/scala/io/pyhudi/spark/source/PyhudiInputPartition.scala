@@ -3,11 +3,7 @@ package io.pyhudi.spark.source
 
 import org.apache.spark.sql.connector.read.InputPartition
 
-import io.pyhudi.filegroup.FileSlice
+import io.pyhudi.read.SliceSplit
 
-/**
- * One task's work: a file slice, or a byte range of a large base file when the slice has no
- * log files (parquet assigns each row group to the range holding its midpoint).
- */
-final case class PyhudiInputPartition(slice: FileSlice, start: Long, length: Long)
-    extends InputPartition
+/** One task's work: splits of file slices ([[io.pyhudi.read.SliceSplits]]), read one after another. */
+final case class PyhudiInputPartition(splits: Seq[SliceSplit]) extends InputPartition

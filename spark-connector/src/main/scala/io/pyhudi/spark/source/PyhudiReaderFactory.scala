@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import io.pyhudi.filegroup.{BaseFile, FileSlice}
-import io.pyhudi.read.{FileSliceReader, SliceReadContext}
+import io.pyhudi.read.{FileSliceReader, SliceReadContext, SliceSplit}
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.spark.shims.ParquetReaderShim.FileReader
 import io.pyhudi.storage.{SerializableConfiguration, Storage}
@@ -35,10 +35,19 @@ final class PyhudiReaderFactory(
 
   override def supportColumnarReads(partition: InputPartition): Boolean = columnar
 
-  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
-    val p = partition.asInstanceOf[PyhudiInputPartition]
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] =
+    new IteratorReader(splitsOf(partition).flatMap(batches))
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    new IteratorReader(splitsOf(partition).flatMap(rows))
+
+  // Each split's reader is opened when the one before it is done.
+  private def splitsOf(partition: InputPartition): Iterator[SliceSplit] =
+    partition.asInstanceOf[PyhudiInputPartition].splits.iterator
+
+  private def batches(p: SliceSplit): Iterator[ColumnarBatch] = {
     val slice = p.slice
-    val batches = slice.baseFile match {
+    slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
         baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
           .asInstanceOf[Iterator[ColumnarBatch]]
@@ -50,20 +59,17 @@ final class PyhudiReaderFactory(
         }
         new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
     }
-    new IteratorReader(batches)
   }
 
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val p = partition.asInstanceOf[PyhudiInputPartition]
+  private def rows(p: SliceSplit): Iterator[InternalRow] = {
     val slice = p.slice
-    val rows = slice.baseFile match {
+    slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
         val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
         project(it.filter(ctx.inRange), baseSchema.size)
       case _ =>
         project(sliceReader(slice).read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
     }
-    new IteratorReader(rows)
   }
 
   private def sliceReader(slice: FileSlice): FileSliceReader = {

@@ -9,7 +9,7 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.pyhudi.merge.MergeMode
-import io.pyhudi.read.{QuerySpec, ScanPlan, SliceReadContext}
+import io.pyhudi.read.{QuerySpec, ScanPlan, SliceReadContext, SliceSplits}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
 import io.pyhudi.storage.SerializableConfiguration
@@ -104,16 +104,12 @@ final class PyhudiScan(
   override def toBatch: Batch = this
 
   override def planInputPartitions(): Array[InputPartition] = {
-    val maxSplit = ParquetReaderShim.maxPartitionBytes(spark).max(1L << 20)
-    plan.slices.flatMap { slice =>
-      slice.baseFile match {
-        case Some(base) if !slice.hasLogs && base.size > maxSplit =>
-          (0L until base.size by maxSplit).map(s =>
-            PyhudiInputPartition(slice, s, math.min(maxSplit, base.size - s)))
-        case Some(base) => Seq(PyhudiInputPartition(slice, 0L, base.size))
-        case None => Seq(PyhudiInputPartition(slice, 0L, 0L))
-      }
-    }.toArray
+    val files = ParquetReaderShim.filesConf(spark)
+    val total = plan.slices.map(_.totalSize + files.openCostInBytes).sum
+    val maxSplit = SliceSplits.maxSplitBytes(total, files.maxPartitionBytes, files.openCostInBytes, files.minPartitions)
+      .max(1L << 20)
+    SliceSplits.pack(SliceSplits.split(plan.slices, maxSplit), maxSplit, files.openCostInBytes, files.parallelism)
+      .map(g => PyhudiInputPartition(g): InputPartition).toArray
   }
 
   override def createReaderFactory(): PartitionReaderFactory = {
