@@ -23,7 +23,12 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-HUDI_VERSION = "1.2.0"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "systems"))
+
+from hudi_system import session_conf  # noqa: E402
+from run import HUDI_VERSION  # noqa: E402
+
 COLUMNS = ["id", "part", "v", "d", "s", "ts"]
 
 
@@ -50,14 +55,8 @@ def session(args: argparse.Namespace) -> Any:
         .config("spark.ui.showConsoleProgress", "false")
     )
     if args.system == "hudi":
-        # the session of bench/systems/hudi_system.py
-        b = (
-            b.config("spark.jars.packages", f"org.apache.hudi:hudi-spark3.5-bundle_2.12:{HUDI_VERSION}")
-            .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-            .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
-            .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
-            .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.hudi.catalog.HoodieCatalog")
-        )
+        for k, v in session_conf(HUDI_VERSION).items():
+            b = b.config(k, v)
     else:
         import pyhudi
 

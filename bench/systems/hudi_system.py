@@ -6,6 +6,7 @@ Usage: hudi_system.py SPEC."""
 
 import os
 import sys
+from typing import Dict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -13,19 +14,23 @@ from common import Bench, load_spec  # noqa: E402
 from hudi_family import HudiFamily  # noqa: E402
 
 
-def main() -> int:
-    spec = load_spec()
-    import pyspark
-
-    version = spec["hudi_version"]
-    conf = {
+def session_conf(version: str) -> Dict[str, str]:
+    """The Spark settings of a session running Apache Hudi `version` (its Spark 3.5 bundle)."""
+    return {
         "spark.jars.packages": f"org.apache.hudi:hudi-spark3.5-bundle_2.12:{version}",
         "spark.serializer": "org.apache.spark.serializer.KryoSerializer",
         "spark.kryo.registrator": "org.apache.spark.HoodieSparkKryoRegistrar",
         "spark.sql.extensions": "org.apache.spark.sql.hudi.HoodieSparkSessionExtension",
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.hudi.catalog.HoodieCatalog",
     }
-    b = Bench(spec, "hudi", conf)
+
+
+def main() -> int:
+    spec = load_spec()
+    import pyspark
+
+    version = spec["hudi_version"]
+    b = Bench(spec, "hudi", session_conf(version))
 
     def compact(path: str) -> None:
         # scheduling waits for 5 delta commits by default; the benchmark compacts after one
