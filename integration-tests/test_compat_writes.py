@@ -73,7 +73,8 @@ def test_record_keys_are_written_without_a_dictionary(spark: Any, tmp_path: Path
     """Record keys and sequence numbers are distinct in a file, so parquet's dictionary attempt
     only costs time; pyhudi writes them plain. Keys repeat here (bulk_insert keeps duplicates),
     which is the one case where a dictionary would have been kept, so the setting shows. The
-    sequence numbers have no min/max statistics either."""
+    sequence numbers and file names have no min/max statistics either; the meta columns Apache
+    Hudi's column stats index reads (commit time, record key, partition path) keep theirs."""
     import pyarrow.parquet as pq
 
     path = tmp_path / "t"
@@ -92,7 +93,10 @@ def test_record_keys_are_written_without_a_dictionary(spark: Any, tmp_path: Path
             # the other columns keep parquet's default, a dictionary
             assert chunks["_hoodie_partition_path"].has_dictionary_page
             assert chunks["city"].has_dictionary_page
-            # no min/max statistics for the sequence numbers; the record key keeps them
-            assert not chunks["_hoodie_commit_seqno"].is_stats_set
-            assert chunks["_hoodie_record_key"].is_stats_set and chunks["_hoodie_record_key"].statistics.has_min_max
+            for unindexed in ("_hoodie_commit_seqno", "_hoodie_file_name"):
+                assert not chunks[unindexed].is_stats_set, (f.name, unindexed)
+            for indexed in ("_hoodie_commit_time", "_hoodie_record_key", "_hoodie_partition_path", "city"):
+                stats = chunks[indexed].statistics
+                assert chunks[indexed].is_stats_set and stats.has_min_max, (f.name, indexed)
+            assert chunks["_hoodie_partition_path"].statistics.min == chunks["_hoodie_partition_path"].statistics.max
     assert sorted(r[0] for r in hudi_rs_rows(path)) == sorted(i % 4 for i in range(400))

@@ -63,10 +63,12 @@ object ParquetWriterShim {
    */
   private val UniqueMetaFields = Seq(MetaFields.CommitSeqNo, MetaFields.RecordKey)
 
-  // No reader filters or skips by `_hoodie_commit_seqno` (Apache Hudi neither), and min/max
-  // statistics compare every one of its distinct values: a few percent of a load. The record
-  // key keeps its statistics, for filters on it.
-  private val NoStatisticsFields = Seq(MetaFields.CommitSeqNo)
+  // Min/max statistics compare every value with both bounds, whole when equal: a few percent of
+  // a load for the unique `_hoodie_commit_seqno`, and again for `_hoodie_file_name`, the longest
+  // value of every row. No reader filters or skips by either, and Apache Hudi's column stats
+  // index never covers them (it always indexes only the commit time, record key and partition
+  // path among the meta columns), so those three keep their statistics.
+  private val NoStatisticsFields = Seq(MetaFields.CommitSeqNo, MetaFields.FileName)
 
   /** True when Spark's standard layout would store some decimal (at any depth) as an integer. */
   private[shims] def hasIntegerDecimal(t: org.apache.spark.sql.types.DataType): Boolean = {
