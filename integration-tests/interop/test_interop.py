@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 import tables as t
@@ -128,6 +128,38 @@ def test_apache_hudi_reads_what_pyhudi_writes(
     context = f"pyhudi {table_type} {index}"
     check_snapshot(spark, h, path, model, context)
     check_queries(spark, h, path, context)
+
+
+@pytest.mark.parametrize("table_type", [COW, MOR])
+def test_apache_hudi_upserts_into_buckets_of_a_pyhudi_bucket_load(
+    spark: Any, hudi: Callable[[str], HudiWorker], tmp_path: Path, table_type: str
+) -> None:
+    """A first bulk_insert under the bucket index places each key in the bucket Apache Hudi
+    computes: Apache Hudi's upsert then finds every existing key in its file group (no second
+    group per bucket, no duplicate), and pyhudi's next upsert finds Apache Hudi's new keys."""
+    h = hudi(HUDI_LATEST)
+    path = tmp_path / "t"
+    extra = {"hoodie.index.type": "BUCKET", "hoodie.bucket.index.num.buckets": "3"}
+    opts = lambda op: t.options("bucket_load", table_type, op, **extra)  # noqa: E731
+    model = t.Model()
+    steps: List[Any] = [
+        ("pyhudi", "bulk_insert", [t.row(i, 100, "a") for i in range(60)]),
+        ("hudi", "upsert", [t.row(i, 200, "h") for i in range(0, 80, 3)]),
+        ("pyhudi", "upsert", [t.row(i, 300, "p") for i in range(1, 80, 4)]),
+    ]
+    for who, op, rows in steps:
+        if who == "hudi":
+            h.write(path, t.SCHEMA, rows, opts(op))
+        else:
+            t.pyhudi_write(spark, path, rows, opts(op))
+        model.upsert(rows)
+        check_snapshot(spark, h, path, model, f"{table_type} after {who} {op}")
+        groups: Dict[Tuple[str, str], set] = {}
+        for f in path.glob("*/*"):
+            if f.parent.name in t.PARTS and (f.name.endswith(".parquet") or ".log." in f.name):
+                file_id = f.name.lstrip(".").split("_")[0]
+                groups.setdefault((f.parent.name, file_id[:8]), set()).add(file_id)
+        assert groups and all(len(ids) == 1 for ids in groups.values()), f"{who} {op}: {groups}"
 
 
 # ---- Apache Hudi writes, pyhudi reads

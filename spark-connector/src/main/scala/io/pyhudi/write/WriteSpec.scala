@@ -48,6 +48,17 @@ final case class WriteSpec(
   def bulkInsertInOnePass(optimistic: Boolean): Boolean =
     !combine && sortMode == BulkInsertSortMode.None && !optimistic
 
+  /**
+   * bulk_insert under the bucket index into a table that holds no data yet (a first load), in
+   * one pass: there is no bucket to merge into, so no pass over the input plans the buckets
+   * ahead; each record's bucket follows from its key as the records stream, and one shuffle
+   * sends each (partition, bucket) to the task that writes it. Same conditions as
+   * [[bulkInsertInOnePass]]; a table with data takes the planned route, which finds its buckets.
+   */
+  def bucketLoadInOnePass(optimistic: Boolean, tableHasData: Boolean): Boolean =
+    isBucketIndex && operation.readsInput && !operation.isReplace && !operation.usesIndex &&
+      !operation.packsSmallFiles && !tableHasData && bulkInsertInOnePass(optimistic)
+
   /** The input columns that decide a row's partition path: what a one-pass bulk_insert clusters by. */
   def partitionColumns: Seq[String] = keyGen.partitionFields
 }

@@ -68,4 +68,27 @@ class WritePathSuite extends AnyFunSuite {
       assert(!spec("hoodie.bulkinsert.sort.mode" -> mode).bulkInsertInOnePass(optimistic = false), mode)
     }
   }
+
+  test("a bucket-index bulk_insert into a table without data is a one-pass load; with data it is planned") {
+    val schema = StructType(Seq(StructField("id", StringType), StructField("day", StringType)))
+    def spec(op: String, extra: (String, String)*): WriteSpec = WriteSpec.resolve(Map("hoodie.table.name" -> "t",
+        "hoodie.datasource.write.recordkey.field" -> "id", "hoodie.datasource.write.partitionpath.field" -> "day",
+        "hoodie.index.type" -> "BUCKET", "hoodie.datasource.write.operation" -> op) ++ extra, None, schema)
+    assert(spec("bulk_insert").bucketLoadInOnePass(optimistic = false, tableHasData = false))
+    assert(spec("bulk_insert", "hoodie.datasource.write.table.type" -> "MERGE_ON_READ")
+        .bucketLoadInOnePass(optimistic = false, tableHasData = false))
+    assert(!spec("bulk_insert").bucketLoadInOnePass(optimistic = false, tableHasData = true))
+    assert(!spec("bulk_insert").bucketLoadInOnePass(optimistic = true, tableHasData = false))
+    assert(!spec("bulk_insert", "hoodie.combine.before.insert" -> "true")
+        .bucketLoadInOnePass(optimistic = false, tableHasData = false))
+    assert(!spec("bulk_insert", "hoodie.bulkinsert.sort.mode" -> "GLOBAL_SORT")
+        .bucketLoadInOnePass(optimistic = false, tableHasData = false))
+    // operations that look keys up, pack small files or replace file groups take their own routes
+    Seq("upsert", "insert", "delete", "insert_overwrite").foreach { op =>
+      assert(!spec(op).bucketLoadInOnePass(optimistic = false, tableHasData = false), op)
+    }
+    // without the bucket index a bulk_insert has its own one-pass route
+    assert(!spec("bulk_insert", "hoodie.index.type" -> "BLOOM").bucketLoadInOnePass(optimistic = false,
+        tableHasData = false))
+  }
 }

@@ -237,6 +237,15 @@ object HoodieSparkWriter {
           txn.start(Commits.workload(op, Nil, inserts))
           (WriteExecution.run(tagged, plan, ctx, rollover = true), old.replacedFileIds)
 
+        case WritePath.Buckets(_)
+            if spec.bucketLoadInOnePass(concurrency.optimistic, table.timeline.completedWrites.nonEmpty) =>
+          val (n, fields) = (spec.bucketNum, spec.bucketHashFields)
+          txn.start(Commits.workload(op, Nil, Map.empty))
+          (WriteExecution.bucketLoad(IncomingRecords(df, spec, tableData, None),
+              key => BucketIdentifier.bucketId(key, fields, n), spark.conf.get("spark.sql.shuffle.partitions").toInt,
+              ctx),
+            Map.empty[String, Seq[String]])
+
         case WritePath.Buckets(appendsLogs) =>
           // Records are not de-duplicated ahead: the plan's pass reads them as they come, then
           // one shuffle de-duplicates them and routes them to their buckets.

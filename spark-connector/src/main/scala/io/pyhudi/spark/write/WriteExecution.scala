@@ -8,6 +8,7 @@ import scala.collection.mutable
 import org.apache.spark.{Partitioner, TaskContext}
 import org.apache.spark.rdd.RDD
 
+import io.pyhudi.index.bucket.BucketIdentifier
 import io.pyhudi.write.{Location, WriteRecord}
 import io.pyhudi.write.handle.{AppendHandle, CreateHandle, HandleContext, HandleResult, MergeHandle}
 import io.pyhudi.write.plan.{AppendTarget, WritePlan}
@@ -115,6 +116,51 @@ object WriteExecution {
             } catch { case e: Throwable => handle.abort(); throw e }
         }
       }.collect().toSeq
+    }
+  }
+
+  /**
+   * A first load under the bucket index ([[io.pyhudi.write.WriteSpec.bucketLoadInOnePass]]):
+   * records go to `numTasks` tasks by (partition path, bucket of `bucketOf(key)`), sorted by it
+   * (Spark's sorter spills), so each bucket is written by one task into one new file group of
+   * its bucket number, and a task keeps one file open at a time. Deletes are dropped, as in
+   * [[bulkInsert]].
+   */
+  def bucketLoad(records: RDD[WriteRecord], bucketOf: String => Int, numTasks: Int,
+      ctx: HandleContext): Seq[HandleResult] = {
+    val byGroup = records.filter(!_.isDelete).map(r => ((r.partitionPath, bucketOf(r.key)), r))
+    val sorted = new org.apache.spark.rdd.ShuffledRDD[(String, Int), WriteRecord, WriteRecord](byGroup,
+      new GroupPartitioner(numTasks)).setKeyOrdering(Ordering.Tuple2[String, Int])
+      .setSerializer(RecordSerializer(records.sparkContext.getConf))
+    withShared(records.sparkContext, ctx) { shared =>
+      sorted.mapPartitionsWithIndex { (i, it) =>
+        val ctx = shared.value.value
+        val token = writeToken()
+        val done = mutable.ArrayBuffer.empty[HandleResult]
+        var group: (String, Int) = null
+        var handle: CreateHandle = null
+        try {
+          it.foreach { case (g, r) =>
+            if (g != group) {
+              if (handle != null) done ++= handle.close()
+              group = g
+              handle = new CreateHandle(ctx, g._1, BucketIdentifier.newFileId(g._2), token, i, rollover = false)
+            }
+            handle.write(r)
+          }
+          if (handle != null) done ++= handle.close()
+          done.iterator
+        } catch { case e: Throwable => if (handle != null) handle.abort(); throw e }
+      }.collect().toSeq
+    }
+  }
+
+  /** A partition's buckets go to consecutive tasks, so they spread evenly over the tasks. */
+  private final class GroupPartitioner(n: Int) extends Partitioner {
+    override def numPartitions: Int = math.max(1, n)
+    override def getPartition(key: Any): Int = {
+      val (partitionPath, bucket) = key.asInstanceOf[(String, Int)]
+      Math.floorMod(partitionPath.hashCode + bucket, numPartitions)
     }
   }
 
