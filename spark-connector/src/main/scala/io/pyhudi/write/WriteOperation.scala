@@ -37,6 +37,12 @@ sealed abstract class WriteOperation(val value: String, val metadataName: String
   /** Operations whose commit replaces file groups (a `replacecommit`). */
   def isReplace: Boolean = replaces != ReplaceScope.NoFileGroups
 
+  /**
+   * Writes its rows into new file groups only, with no lookup and no small-file packing (bulk_insert):
+   * no existing file group is read or chosen.
+   */
+  def onlyCreatesFileGroups: Boolean = readsInput && !isReplace && !usesIndex && !packsSmallFiles
+
   /** The timeline action of its instant on a table of `tableType`. */
   def action(tableType: TableType): String =
     if (isReplace) Action.ReplaceCommit

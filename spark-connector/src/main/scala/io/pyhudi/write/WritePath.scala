@@ -58,7 +58,7 @@ object WritePath {
     if (!op.readsInput) DropPartitions
     else if (op.isReplace) Overwrite(op.replaces, bucketIndex)
     else if (bucketIndex) Buckets(appendsLogs = mergeOnRead)
-    else if (!op.usesIndex && !op.packsSmallFiles) BulkInsert
+    else if (op.onlyCreatesFileGroups) BulkInsert
     else Indexed(lookup = op.usesIndex, packsSmallFiles = op.packsSmallFiles, allPartitions = globalIndex,
       appendsLogs = mergeOnRead)
   }

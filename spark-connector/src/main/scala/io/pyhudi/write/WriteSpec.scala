@@ -56,8 +56,7 @@ final case class WriteSpec(
    * [[bulkInsertInOnePass]]; a table with data takes the planned route, which finds its buckets.
    */
   def bucketLoadInOnePass(optimistic: Boolean, tableHasData: Boolean): Boolean =
-    isBucketIndex && operation.readsInput && !operation.isReplace && !operation.usesIndex &&
-      !operation.packsSmallFiles && !tableHasData && bulkInsertInOnePass(optimistic)
+    isBucketIndex && operation.onlyCreatesFileGroups && !tableHasData && bulkInsertInOnePass(optimistic)
 
   /** The input columns that decide a row's partition path: what a one-pass bulk_insert clusters by. */
   def partitionColumns: Seq[String] = keyGen.partitionFields

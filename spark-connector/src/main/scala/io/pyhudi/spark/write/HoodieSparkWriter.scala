@@ -239,11 +239,9 @@ object HoodieSparkWriter {
 
         case WritePath.Buckets(_)
             if spec.bucketLoadInOnePass(concurrency.optimistic, table.timeline.completedWrites.nonEmpty) =>
-          val (n, fields) = (spec.bucketNum, spec.bucketHashFields)
           txn.start(Commits.workload(op, Nil, Map.empty))
-          (WriteExecution.bucketLoad(IncomingRecords(df, spec, tableData, None),
-              key => BucketIdentifier.bucketId(key, fields, n), spark.conf.get("spark.sql.shuffle.partitions").toInt,
-              ctx),
+          (WriteExecution.bucketLoad(IncomingRecords(df, spec, tableData, None), bucketOfKey(spec),
+              spark.conf.get("spark.sql.shuffle.partitions").toInt, ctx),
             Map.empty[String, Seq[String]])
 
         case WritePath.Buckets(appendsLogs) =>
@@ -344,11 +342,16 @@ object HoodieSparkWriter {
       () => s"${UUID.randomUUID()}-0", useSmallFiles)
 
   /** BUCKET index: the file group follows from the key (write.plan.BucketRouting), no lookup. */
+  /** The bucket of a record key under `spec`'s bucket index; a closure that ships only the hash fields and count. */
+  private def bucketOfKey(spec: WriteSpec): String => Int = {
+    val (n, fields) = (spec.bucketNum, spec.bucketHashFields)
+    key => BucketIdentifier.bucketId(key, fields, n)
+  }
+
   private def bucketPlan(records: RDD[WriteRecord], spec: WriteSpec, table: HoodieTable, fresh: Boolean)
       : (WritePlan, TableFiles, (String, String) => Location) = {
-    val n = spec.bucketNum
-    val fields = spec.bucketHashFields
-    def group(partitionPath: String, key: String) = (partitionPath, BucketIdentifier.bucketId(key, fields, n))
+    val bucketOf = bucketOfKey(spec)
+    def group(partitionPath: String, key: String) = (partitionPath, bucketOf(key))
     // The groups a write touches are few (partitions x buckets): each task gathers its own set
     // and the driver joins them, where a distinct() would shuffle and combine one entry per record.
     val groups = records.mapPartitions { it =>
