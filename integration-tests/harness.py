@@ -91,6 +91,18 @@ def extract_corpus(target: Path) -> Dict[str, Path]:
     return paths
 
 
+def write_options(name: str, table_type: str, **extra: str) -> Dict[str, str]:
+    """Write options of a test table keyed by ``id``, partitioned by ``part`` and ordered by ``ts``."""
+    return {
+        "hoodie.table.name": name,
+        "hoodie.datasource.write.table.type": table_type,
+        "hoodie.datasource.write.recordkey.field": "id",
+        "hoodie.datasource.write.partitionpath.field": "part",
+        "hoodie.datasource.write.precombine.field": "ts",
+        **extra,
+    }
+
+
 def read_table(spark: Any, path: Path, options: Optional[Dict[str, str]] = None) -> Any:
     """``spark.read.format("pyhudi").options(**options).load(path)``."""
     return spark.read.format("pyhudi").options(**(options or {})).load(str(path))

@@ -12,6 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
+import harness
 import pytest
 from pyspark.sql import functions as F
 
@@ -19,18 +20,16 @@ BUCKETS = 4
 PARTS = 5
 
 
-def _options(name: str, table_type: str, op: str, **extra: str) -> Dict[str, str]:
-    return {
-        "hoodie.table.name": name,
-        "hoodie.datasource.write.table.type": table_type,
-        "hoodie.datasource.write.recordkey.field": "id",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.precombine.field": "ts",
-        "hoodie.datasource.write.operation": op,
-        "hoodie.index.type": "BUCKET",
-        "hoodie.bucket.index.num.buckets": str(BUCKETS),
-        **extra,
-    }
+def _options(name: str, table_type: str, op: str) -> Dict[str, str]:
+    return harness.write_options(
+        name,
+        table_type,
+        **{
+            "hoodie.datasource.write.operation": op,
+            "hoodie.index.type": "BUCKET",
+            "hoodie.bucket.index.num.buckets": str(BUCKETS),
+        },
+    )
 
 
 def _rows(spark: Any, ids: range, ts: int) -> Any:

@@ -9,20 +9,10 @@ by several tasks. Either way every row must come out exactly once, merged slices
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+import harness
 from pyspark.sql import functions as F
 
 COLUMNS = ["id", "part", "ts", "v", "note"]
-
-
-def _options(name: str, table_type: str, **extra: str) -> Dict[str, str]:
-    return {
-        "hoodie.table.name": name,
-        "hoodie.datasource.write.table.type": table_type,
-        "hoodie.datasource.write.recordkey.field": "id",
-        "hoodie.datasource.write.partitionpath.field": "part",
-        "hoodie.datasource.write.precombine.field": "ts",
-        **extra,
-    }
 
 
 def _rows(spark: Any, ids: range, ts: int, parts: int, note: str = "") -> Any:
@@ -50,7 +40,7 @@ def _file_slices(path: Path) -> int:
 def test_small_file_slices_share_tasks_and_every_row_is_read_once(spark: Any, tmp_path: Path) -> None:
     path = tmp_path / "many_slices"
     parts = 24
-    opts = _options(
+    opts = harness.write_options(
         "many_slices", "MERGE_ON_READ", **{"hoodie.index.type": "BUCKET", "hoodie.bucket.index.num.buckets": "2"}
     )
     _rows(spark, range(0, 2400), 1, parts).write.format("pyhudi").options(**opts).option(
@@ -84,7 +74,7 @@ def test_small_file_slices_share_tasks_and_every_row_is_read_once(spark: Any, tm
 
 def test_a_large_base_file_is_read_in_ranges_by_several_tasks(spark: Any, tmp_path: Path) -> None:
     path = tmp_path / "one_large_file"
-    opts = _options(
+    opts = harness.write_options(
         "one_large_file",
         "COPY_ON_WRITE",
         **{"hoodie.parquet.block.size": str(64 * 1024), "hoodie.datasource.write.operation": "bulk_insert"},
