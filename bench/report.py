@@ -182,6 +182,8 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         runs = (res.get("spec") or {}).get("runs")
         when = f"; measured {res['measured']}" if res.get("measured") else ""
         when += f", {runs} run{'s' if runs != 1 else ''}" if runs else ""
+        repeats = (res.get("spec") or {}).get("read_repeats") or 1
+        when += f", each query timed {repeats} times per run" if repeats > 1 else ", each query timed once per run"
         versions.append(f"- {NAMES.get(res['system'], res['system'])}: {v}{wall}{when}{failed}")
     errors = [
         f"- {NAMES.get(r['system'], r['system'])} {r['variant']}: {r['error']}"
@@ -215,7 +217,9 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         "median, min, max: seconds over the runs; x parquet: the median over the median of the "
         "plain-parquet equivalent timed in the same process (a write of the same input rows, or "
         "the same query on a parquet copy of the table); MB, files: written or changed under the "
-        "table folder by the step (metadata included).",
+        "table folder by the step (metadata included). A query timed several times per run counts "
+        "with the median of its repetitions, and its floor with the median of the floor's, timed "
+        "alternately with them (query, floor, floor, query, ...).",
         "",
         "| workload | system | variant | median s | min | max | x parquet | MB | files | notes |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",

@@ -58,6 +58,13 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--master", default="local[2]", help="Spark master of every worker (default local[2])")
     p.add_argument("--driver-memory", default="4g", help="spark.driver.memory of every worker (default 4g)")
     p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default 8)")
+    p.add_argument(
+        "--read-repeats",
+        type=int,
+        default=3,
+        help="times each query is timed per run, alternating with its parquet floor; the run keeps "
+        "the medians (default 3)",
+    )
     p.add_argument("--index", default="BLOOM", help="hoodie.index.type of pyhudi's and Hudi's upserts (default BLOOM)")
     p.add_argument(
         "--indexes",
@@ -159,6 +166,7 @@ def run_system(args: argparse.Namespace, system: str, data: str, index: str = ""
         "master": args.master,
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
+        "read_repeats": args.read_repeats,
         "index": index,
         "buckets": args.buckets,
         "only": only,
@@ -192,7 +200,9 @@ def run_system(args: argparse.Namespace, system: str, data: str, index: str = ""
         result: Dict[str, Any] = json.load(f)
     result["wall_seconds"] = time.perf_counter() - start
     result["index"] = index
-    result["spec"] = {k: spec[k] for k in ("data", "runs", "master", "driver_memory", "shuffle_partitions", "index")}
+    result["spec"] = {
+        k: spec[k] for k in ("data", "runs", "read_repeats", "master", "driver_memory", "shuffle_partitions", "index")
+    }
     result["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(spec["out"], "w") as f:
         json.dump(result, f, indent=1)
@@ -206,18 +216,32 @@ def reuse_result(args: argparse.Namespace, system: str, index: str = "") -> Dict
     differ: the report gives each system's)."""
     tag = f"{system}-{index}" if index else system
     path = os.path.join(args.work, f"result-{tag}.json")
-    if not os.path.exists(path):
-        raise SystemExit(f"--reuse {system}: no earlier result at {path}")
-    with open(path) as f:
-        result: Dict[str, Any] = json.load(f)
+    result: Dict[str, Any]
+    if os.path.exists(path):
+        with open(path) as f:
+            result = json.load(f)
+    else:
+        # a fresh checkout has no --work: the results committed with the last report serve
+        committed = os.path.join(ROOT, "docs", "benchmarks", "index-types.json" if index else "results.json")
+        with open(committed) as f:
+            found = [
+                r
+                for r in json.load(f).get("systems", [])
+                if r.get("system") == system and (not index or r.get("index") == index)
+            ]
+        if not found:
+            raise SystemExit(f"--reuse {system}: no earlier result at {path} nor in {committed}")
+        result, path = found[0], committed
     wanted = {
-        "data": os.path.join(args.work, f"data-{args.rows}-{args.partitions}"),
+        # the generated data depend on rows and partitions only, wherever they were written
+        "data": f"data-{args.rows}-{args.partitions}",
         "master": args.master,
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
         "index": index or args.index,
     }
-    measured_with = {k: v for k, v in (result.get("spec") or {}).items() if k != "runs"}
+    measured_with = {k: v for k, v in (result.get("spec") or {}).items() if k not in ("runs", "read_repeats")}
+    measured_with["data"] = os.path.basename(str(measured_with.get("data", "")))
     if measured_with != wanted:
         raise SystemExit(f"--reuse {system}: {path} was measured with {result.get('spec')}, not {wanted}")
     log(f"{system}: reusing the result measured {result.get('measured')}")

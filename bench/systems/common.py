@@ -11,6 +11,7 @@ and the parquet floor measured in the same process, so ``run.py`` can take media
 import json
 import os
 import shutil
+import statistics
 import sys
 import time
 import traceback
@@ -75,6 +76,8 @@ class Bench:
         self.spark = builder.getOrCreate()
         self.spark.sparkContext.setLogLevel("ERROR")
         self.work = spec["work"]
+        # a read is timed this many times per run, alternating with its parquet floor
+        self.read_repeats = max(1, int(spec.get("read_repeats", 1)))
         self.records: Dict[Tuple[str, str], Dict[str, Any]] = {}
         self.floors: Dict[Tuple[int, str], float] = {}
         self.run = 0
@@ -167,6 +170,40 @@ class Bench:
             fields["result"] = list(out)
         self.record(variant, workload, **fields)
         print(f"[{self.system}] run {self.run} {variant} / {workload}: {seconds:.2f}s", file=sys.stderr, flush=True)
+        return out
+
+    def read_step(self, variant: str, workload: str, fn: Callable[[], Any], floor: Optional["Floor"] = None) -> Any:
+        """Time the query ``fn`` ``read_repeats`` times, alternating with its parquet floor (step,
+        floor, floor, step, ...), and record the medians. A scan takes seconds, so one timing is
+        at the mercy of a GC pause or a page-cache miss; pairing each repetition with its floor
+        in the same stretch of time keeps the ratio from drifting with the machine."""
+        if floor is not None:
+            floor.prepare()
+        times: List[float] = []
+        floors: List[float] = []
+        out: Any = None
+        for i in range(self.read_repeats):
+            for which in ("step", "floor") if i % 2 == 0 else ("floor", "step"):
+                if which == "floor" and floor is None:
+                    continue
+                start = time.perf_counter()
+                if which == "step":
+                    out = fn()
+                    times.append(time.perf_counter() - start)
+                else:
+                    floor.fn("")
+                    floors.append(time.perf_counter() - start)
+        fields: Dict[str, Any] = {"times": statistics.median(times)}
+        if floors:
+            fields["floor"] = statistics.median(floors)
+        if isinstance(out, tuple):
+            fields["result"] = list(out)
+        self.record(variant, workload, **fields)
+        rec = self.records.get((variant, workload))
+        if rec is not None:
+            rec.setdefault("repeats", []).append({"times": times, "floor": floors})
+        shown = ", ".join(f"{t:.2f}" for t in times)
+        print(f"[{self.system}] run {self.run} {variant} / {workload}: {shown}s", file=sys.stderr, flush=True)
         return out
 
     def parquet_floor(self, floor: "Floor") -> float:

@@ -125,8 +125,8 @@ class HudiFamily:
         )
         if self.upserts_only:
             return
-        b.step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
-        b.step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
+        b.read_step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        b.read_step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
         scale = b.inputs["upsert_scale"]
         b.step(
             variant,
@@ -141,7 +141,7 @@ class HudiFamily:
         b = self.b
         commits = self.commits(path)
         inc = {"hoodie.datasource.query.type": "incremental", "hoodie.datasource.read.begin.instanttime": commits[-2]}
-        b.step(
+        b.read_step(
             variant,
             INCREMENTAL,
             lambda: b.checksum(self.read(path, inc)),
@@ -194,12 +194,12 @@ class HudiFamily:
         self.after_upsert(variant, MOR_UPSERT, path)
         if self.upserts_only:
             return
-        b.step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        b.read_step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         before = len(self.commits(path))
         b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))
         if len(self.commits(path)) == before:
             raise RuntimeError("the compaction committed nothing")
-        b.step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
         # the 1% upsert of the 0.1x table into the compacted 1x table (updates go to log files)
         scale = b.inputs["upsert_scale"]
         b.step(

@@ -21,8 +21,8 @@ def main() -> int:
         path = b.table_path(variant)
         b.step(variant, LOAD, lambda: table.write.partitionBy(PARTITION).parquet(path), path)
         b.record(variant, LOAD, label="df.write.parquet")
-        b.step(variant, SCAN, lambda: b.checksum(b.spark.read.parquet(path)))
-        b.step(variant, FILTER, lambda: b.checksum(b.filtered(b.spark.read.parquet(path))))
+        b.read_step(variant, SCAN, lambda: b.checksum(b.spark.read.parquet(path)))
+        b.read_step(variant, FILTER, lambda: b.checksum(b.filtered(b.spark.read.parquet(path))))
 
     b.runs([("parquet", sequence)], lambda p: table.limit(2000).write.parquet(p))
     b.finish({"pyspark": pyspark.__version__})
