@@ -62,9 +62,12 @@ final class LogRecords(hasOrdering: Boolean) {
     ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
   }
 
-  def addRecord(key: String, row: InternalRow, ordering: Any): Unit = {
+  def addRecord(key: String, row: InternalRow, ordering: Any): Unit =
+    addRecord(UTF8String.fromString(key), row, ordering)
+
+  /** [[addRecord]] by the key's bytes, which the map keeps: `k` must not be a reused buffer. */
+  def addRecord(k: UTF8String, row: InternalRow, ordering: Any): Unit = {
     present = null
-    val k = UTF8String.fromString(key)
     val incoming = LogRecord(row, ordering)
     entries.get(k) match {
       case LogChain(es) => entries.put(k, LogChain(es :+ incoming))

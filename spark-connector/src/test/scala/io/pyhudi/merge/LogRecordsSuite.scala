@@ -103,4 +103,44 @@ class LogRecordsSuite extends AnyFunSuite {
     assert(records.take(sliced("c")) == LogDelete(None))
     assert(records.remainingRecords.map(_.getString(0)).toSeq === Seq("a"))
   }
+
+  test("random adds, deletes and takes agree with an insertion-ordered map, across resizes") {
+    val rnd = new scala.util.Random(7)
+    for (round <- 0 until 20) {
+      val records = new LogRecords(hasOrdering = false)
+      val model = new java.util.LinkedHashMap[String, String]()
+      val universe = 50 + rnd.nextInt(3000)
+      (0 until 4 * universe).foreach { _ =>
+        val k = s"k${rnd.nextInt(universe)}"
+        rnd.nextInt(10) match {
+          case 0 | 1 =>
+            val got = records.take(sliced(k)) match {
+              case LogRecord(r, _) => r.getString(0)
+              case LogDelete(_) => "deleted"
+              case null => null
+              case other => fail(s"round $round: $k holds $other")
+            }
+            assert(got == model.remove(k), s"round $round: take $k")
+          case 2 =>
+            records.addDelete(k, None)
+            model.put(k, "deleted")
+          case _ =>
+            val v = s"v${rnd.nextInt()}"
+            records.addRecord(k, row(v), null)
+            model.put(k, v)
+        }
+      }
+      assert(records.size == model.size)
+      val expected = model.values.toArray.toSeq.filter(_ != "deleted")
+      assert(records.remainingRecords.map(_.getString(0)).toSeq == expected, s"round $round")
+    }
+  }
+
+  test("a key taken and added again comes last among the remaining records") {
+    val m = new LogRecords(hasOrdering = false)
+    Seq("a", "b", "c").foreach(k => m.addRecord(k, row(k), null))
+    assert(m.take(sliced("a")) != null)
+    m.addRecord("a", row("a2"), null)
+    assert(m.remainingRecords.map(_.getString(0)).toSeq == Seq("b", "c", "a2"))
+  }
 }
