@@ -65,6 +65,18 @@ def med(xs: List[float]) -> Optional[float]:
     return statistics.median(xs) if xs else None
 
 
+def x_parquet(times: List[float], floors: List[float]) -> Optional[float]:
+    """The median over the runs of each run's time over its parquet floor: a run's step and floor
+    are timed in the same stretch of minutes, so the pairing cancels the VM's drift between runs
+    (the ratio of the two medians pairs a fast run's step with a slow run's floor). Records
+    without a floor per run get the ratio of the medians."""
+    if not times or not floors:
+        return None
+    if len(times) == len(floors):
+        return med([t / f for t, f in zip(times, floors)])
+    return statistics.median(times) / statistics.median(floors)
+
+
 def fmt(x: Optional[float], digits: int = 2) -> str:
     return "" if x is None else f"{x:.{digits}f}"
 
@@ -84,7 +96,7 @@ def rows_of(summary: Dict[str, Any]) -> List[Dict[str, Any]]:
                     "median": med(t),
                     "min": min(t) if t else None,
                     "max": max(t) if t else None,
-                    "x_parquet": (med(t) / med(r["floor"])) if t and r.get("floor") else None,
+                    "x_parquet": x_parquet(t, r.get("floor") or []),
                     "mb": (med(r["bytes"]) / 1e6) if r.get("bytes") else None,
                     "files": med(r["files"]) if r.get("files") else None,
                     "note": note(r),
@@ -214,9 +226,10 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         "Spark 4 is published. It writes table version 6 (`hoodie.write.table.version=6`), the "
         "version pyhudi writes. Every other system runs on PySpark 4.0.",
         "",
-        "median, min, max: seconds over the runs; x parquet: the median over the median of the "
-        "plain-parquet equivalent timed in the same process (a write of the same input rows, or "
-        "the same query on a parquet copy of the table); MB, files: written or changed under the "
+        "median, min, max: seconds over the runs; x parquet: the median over the runs of the "
+        "step's time over the plain-parquet equivalent timed in the same process and run (a write "
+        "of the same input rows, or the same query on a parquet copy of the table); MB, files: "
+        "written or changed under the "
         "table folder by the step (metadata included). A query timed several times per run counts "
         "with the median of its repetitions, and its floor with the median of the floor's, timed "
         "alternately with them (query, floor, floor, query, ...).",
