@@ -198,9 +198,8 @@ class Bench:
             fields["floor"] = statistics.median(floors)
         if isinstance(out, tuple):
             fields["result"] = list(out)
-        self.record(variant, workload, **fields)
-        rec = self.records.get((variant, workload))
-        if rec is not None:
+        rec = self.record(variant, workload, **fields)
+        if rec:  # empty for the warm-up
             rec.setdefault("repeats", []).append({"times": times, "floor": floors})
         shown = ", ".join(f"{t:.2f}" for t in times)
         print(f"[{self.system}] run {self.run} {variant} / {workload}: {shown}s", file=sys.stderr, flush=True)
