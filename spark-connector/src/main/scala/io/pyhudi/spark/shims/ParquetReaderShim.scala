@@ -47,18 +47,22 @@ object ParquetReaderShim {
   /**
    * Builds, on the driver, a serializable function that reads `requiredSchema` from a parquet
    * file, pushing `filters` into row-group and page skipping. With `returningBatch` the
-   * iterator yields `ColumnarBatch`es (typed as rows, as Spark's file scans do).
+   * iterator yields `ColumnarBatch`es (typed as rows, as Spark's file scans do). Columns of
+   * `constantSchema` are not read: they follow the required ones, holding the values given as
+   * [[partitionedFile]]'s `constants`, as the partition columns of Spark's own file scans do.
    */
   def buildReader(spark: SparkSession, dataSchema: StructType, requiredSchema: StructType,
-      filters: Seq[Filter], returningBatch: Boolean, conf: Configuration): FileReader =
+      filters: Seq[Filter], returningBatch: Boolean, conf: Configuration,
+      constantSchema: StructType = new StructType()): FileReader =
     // Spark records the requested schema in the conf it is given and broadcasts that object:
     // each reader needs a conf of its own, or a later reader changes what an earlier one reads.
     new ParquetFileFormat().buildReaderWithPartitionValues(
-      spark, dataSchema, new StructType(), requiredSchema, filters,
+      spark, dataSchema, constantSchema, requiredSchema, filters,
       Map(FileFormat.OPTION_RETURNING_BATCH -> returningBatch.toString), new Configuration(conf))
 
-  def partitionedFile(path: String, start: Long, length: Long, fileSize: Long): PartitionedFile =
-    PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), start, length,
+  def partitionedFile(path: String, start: Long, length: Long, fileSize: Long,
+      constants: InternalRow = InternalRow.empty): PartitionedFile =
+    PartitionedFile(constants, SparkPath.fromPath(new Path(path)), start, length,
       Array.empty[String], 0L, fileSize, Map.empty)
 
   /**

@@ -2,6 +2,7 @@
 package io.pyhudi.spark.source
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
@@ -21,6 +22,9 @@ import io.pyhudi.storage.{SerializableConfiguration, Storage}
  * @param mergeReader      rows of a base file (row scans) and of parquet log blocks, in the
  *                         merge schema
  * @param mergeBatchReader batches of a base file in the merge schema (columnar scans)
+ * @param basePartitionValues  columnar reads of log-free base files that take constant partition
+ *                             columns from footer statistics, when the scan reads any
+ * @param mergePartitionValues the same for the base files of merged slices
  */
 final class PyhudiReaderFactory(
     conf: SerializableConfiguration,
@@ -31,12 +35,18 @@ final class PyhudiReaderFactory(
     baseSchema: StructType,
     outputWidth: Int,
     columnar: Boolean,
-    batchSize: Int) extends PartitionReaderFactory {
+    batchSize: Int,
+    basePartitionValues: Option[PartitionValuesReader],
+    mergePartitionValues: Option[PartitionValuesReader]) extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = columnar
 
-  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] =
-    new IteratorReader(splitsOf(partition).flatMap(batches))
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
+    var constantFiles = 0L
+    val count = () => constantFiles += 1
+    new IteratorReader(splitsOf(partition).flatMap(batches(_, count)),
+      () => Array(FooterPartitionValuesMetric.task(constantFiles)))
+  }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
     new IteratorReader(splitsOf(partition).flatMap(rows))
@@ -45,17 +55,22 @@ final class PyhudiReaderFactory(
   private def splitsOf(partition: InputPartition): Iterator[SliceSplit] =
     partition.asInstanceOf[PyhudiInputPartition].splits.iterator
 
-  private def batches(p: SliceSplit): Iterator[ColumnarBatch] = {
+  private def batches(p: SliceSplit, count: () => Unit): Iterator[ColumnarBatch] = {
     val slice = p.slice
     slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
-        baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
-          .asInstanceOf[Iterator[ColumnarBatch]]
+        basePartitionValues match {
+          case Some(r) => r.batches(conf.value, base.path, p.start, p.length, base.size, count)
+          case None =>
+            baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
+              .asInstanceOf[Iterator[ColumnarBatch]]
+        }
       case _ =>
         val merger = sliceReader(slice).merger(slice)
-        val base = slice.baseFile match {
-          case Some(b) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
-          case None => Iterator.empty
+        val base = (slice.baseFile, mergePartitionValues) match {
+          case (Some(b), Some(r)) => r.batches(conf.value, b.path, 0L, b.size, b.size, count)
+          case (Some(b), None) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
+          case (None, _) => Iterator.empty
         }
         new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
     }
@@ -89,8 +104,9 @@ final class PyhudiReaderFactory(
     }
 }
 
-/** Adapts an iterator to Spark's pull-style reader. */
-final class IteratorReader[T](it: Iterator[T]) extends PartitionReader[T] {
+/** Adapts an iterator to Spark's pull-style reader, reporting `metrics` of the task so far. */
+final class IteratorReader[T](it: Iterator[T], metrics: () => Array[CustomTaskMetric] = () => Array.empty)
+    extends PartitionReader[T] {
   private var current: T = _
   override def next(): Boolean = {
     val has = it.hasNext
@@ -98,5 +114,6 @@ final class IteratorReader[T](it: Iterator[T]) extends PartitionReader[T] {
     has
   }
   override def get(): T = current
+  override def currentMetricsValues(): Array[CustomTaskMetric] = metrics()
   override def close(): Unit = it match { case c: AutoCloseable => c.close(); case _ => () }
 }

@@ -4,6 +4,7 @@ package io.pyhudi.spark.source
 import java.util.OptionalLong
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.metric.CustomMetric
 import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{StructField, StructType}
@@ -121,9 +122,22 @@ final class PyhudiScan(
       else baseReader
     val mergeReader = merging(batches = false)
     val mergeBatchReader = if (columnar) merging(batches = true) else mergeReader
+    // Columnar reads take partition columns a base file's footer proves constant as constants.
+    // Hudi's partition path meta column is one by construction where the meta fields are written.
+    val constant = config.partitionFields ++
+      (if (config.populateMetaFields) Seq(MetaFields.PartitionPath) else Nil)
+    def partitionValues(schema: StructType, filters: Seq[Filter], reader: ParquetReaderShim.FileReader) =
+      if (columnar && config.partitionFields.nonEmpty)
+        PartitionValuesReader.build(spark, tableSchema, schema, constant, filters, conf, reader)
+      else None
+    val basePartitionValues = partitionValues(baseSchema, filters, baseReader)
+    val mergePartitionValues = if (hasMergeSlices) partitionValues(mergeSchema, Nil, mergeBatchReader) else None
     new PyhudiReaderFactory(new SerializableConfiguration(conf), context, baseReader, mergeReader,
-      mergeBatchReader, baseSchema, required.size, columnar, ParquetReaderShim.batchSize(spark))
+      mergeBatchReader, baseSchema, required.size, columnar, ParquetReaderShim.batchSize(spark),
+      basePartitionValues, mergePartitionValues)
   }
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = FooterPartitionValuesMetric.all
 
   override def estimateStatistics(): Statistics = {
     val bytes = plan.slices.map(_.totalSize).sum
