@@ -82,6 +82,10 @@ def _check(spark: Any, path: Path, constant_files: int) -> None:
     rows, files, schema = _scan(spark, path, columns)
     harness.assert_rows_equal(rows, [{c: r[c] for c in columns} for r in expected], schema, "select v, part, hour, id")
     assert files == constant_files
+    # Only constant columns: no data column is read at all, yet every row comes out.
+    columns = ["hour", "part"]
+    rows, _, schema = _scan(spark, path, columns)
+    harness.assert_rows_equal(rows, [{c: r[c] for c in columns} for r in expected], schema, "select hour, part")
     # Filters on the constant columns, alone and with a data column, are applied to their values.
     for where, keep in (
         ("part = 'p1'", lambda r: r["part"] == "p1"),
