@@ -6,7 +6,8 @@ constant when the file's parquet statistics show one non-null value in every row
 decodes it otherwise: a reader must return the stored value, which a null or empty value or a
 record a global index kept in its old partition makes differ from the partition path. Every test
 checks the rows against hudi-rs and the scan's ``footerPartitionValueFiles`` metric for which
-base files took the constant path.
+base files took the constant path. The test tables' files are a few KiB, below the default
+split size for the path (``PARTITION_VALUES_FROM_FOOTER_MIN_BYTES``), so the tests set it to 0.
 """
 
 from pathlib import Path
@@ -15,6 +16,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import harness
 import pytest
 from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
+
+from pyhudi.errors import InvalidOptionError
+from pyhudi.options import PARTITION_VALUES_FROM_FOOTER_MIN_BYTES
 
 METRIC = "footerPartitionValueFiles"
 SCHEMA = StructType(
@@ -65,8 +69,11 @@ def _metric(df: Any) -> int:
     raise AssertionError(f"no {METRIC} metric in {plan}")
 
 
+EVERY_SPLIT = {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: "0"}
+
+
 def _scan(spark: Any, path: Path, columns: Optional[List[str]] = None) -> Tuple[List[Dict[str, Any]], int, Any]:
-    df = harness.read_table(spark, path)
+    df = harness.read_table(spark, path, EVERY_SPLIT)
     if columns:
         df = df.select(*columns)
     return harness.spark_rows(df), _metric(df), df.schema
@@ -95,7 +102,7 @@ def _check(spark: Any, path: Path, constant_files: int) -> None:
             lambda r: r["part"] is None or r["_hoodie_partition_path"].endswith("hour=0"),
         ),
     ):
-        df = harness.read_table(spark, path).where(where)
+        df = harness.read_table(spark, path, EVERY_SPLIT).where(where)
         harness.assert_rows_equal(harness.spark_rows(df), [r for r in expected if keep(r)], df.schema, where)
 
 
@@ -151,3 +158,18 @@ def test_null_values_are_decoded_and_empty_strings_are_constants(spark: Any, tmp
     empty = [f for f in files if f.startswith("part=__HIVE_DEFAULT_PARTITION__/hour=0/")]
     assert len(nulls) == 1 and len(empty) == 1, files
     _check(spark, path, len(files) - 1)
+
+
+def test_splits_below_the_minimum_size_decode_the_columns_and_bad_sizes_are_refused(spark: Any, tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    _write(spark, path, _options("pv_small", "COPY_ON_WRITE"), ROWS, "bulk_insert", "overwrite")
+    expected = harness.hudi_rs_read(path)
+    sizes = [(path / f).stat().st_size for f in _base_files(path)]
+    for min_bytes, files in ((None, 0), (max(sizes) + 1, 0), (min(sizes), len(sizes))):
+        options = {} if min_bytes is None else {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: str(min_bytes)}
+        df = harness.read_table(spark, path, options)
+        harness.assert_rows_equal(harness.spark_rows(df), expected, df.schema, f"min bytes {min_bytes}")
+        assert _metric(df) == files, min_bytes
+    for bad in ("-1", "2MB"):
+        with pytest.raises(InvalidOptionError, match=PARTITION_VALUES_FROM_FOOTER_MIN_BYTES):
+            harness.read_table(spark, path, {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: bad}).collect()

@@ -17,6 +17,7 @@ __all__ = [
     "AS_OF_INSTANT",
     "MISSING_FILES",
     "MissingFiles",
+    "PARTITION_VALUES_FROM_FOOTER_MIN_BYTES",
     "TABLE_NAME",
     "DATABASE_NAME",
     "TABLE_TYPE",
@@ -190,6 +191,17 @@ class MissingFiles(_StrEnum):
 
     FAIL = "fail"
     SKIP = "skip"
+
+
+PARTITION_VALUES_FROM_FOOTER_MIN_BYTES = "hoodie.datasource.read.partition.values.from.footer.min.bytes"
+"""Columnar scans read the partition columns (and _hoodie_partition_path) of a base file's split at
+least this many bytes long as constants, without decoding them, when the file's parquet footer
+statistics show one value and no nulls; the values still come from the file. It costs one more
+footer read per split (Hudi's bloom filter makes a footer about 1 MB at the defaults), which a small
+file's rows do not repay. 0: every split.
+
+Default: ``2097152``.
+"""
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,13 +8,16 @@ import io.pyhudi.errors.Errors
  * A validated description of what a read asks for.
  *
  * @param missingFiles what to do about files the served slices should hold but that are gone
+ * @param footerPartitionValuesMinBytes the smallest split whose constant partition columns are
+ *                                      taken from footer statistics
  */
 final case class QuerySpec(
     queryType: QueryType,
     asOf: Option[String],
     begin: Option[String],
     end: Option[String],
-    missingFiles: MissingFilesMode = MissingFilesMode.Fail) {
+    missingFiles: MissingFilesMode = MissingFilesMode.Fail,
+    footerPartitionValuesMinBytes: Long = ReadConfig.FooterPartitionValuesMinBytes.default.get) {
   def isIncremental: Boolean = queryType == QueryType.Incremental
   def isReadOptimized: Boolean = queryType == QueryType.ReadOptimized
 }
@@ -38,6 +41,7 @@ object QuerySpec {
         throw Errors.invalidOption(ReadConfig.BeginInstant.key, b,
           s"the begin instant is after the end instant $e (${ReadConfig.EndInstant.key})")
     }
-    QuerySpec(queryType, asOf, begin, end, ReadConfig.MissingFiles.from(options).get)
+    QuerySpec(queryType, asOf, begin, end, ReadConfig.MissingFiles.from(options).get,
+      ReadConfig.FooterPartitionValuesMinBytes.from(options).get)
   }
 }

@@ -127,8 +127,10 @@ final class PyhudiScan(
     val constant = config.partitionFields ++
       (if (config.populateMetaFields) Seq(MetaFields.PartitionPath) else Nil)
     def partitionValues(schema: StructType, filters: Seq[Filter], reader: ParquetReaderShim.FileReader) =
-      if (columnar && config.partitionFields.nonEmpty)
-        PartitionValuesReader.build(spark, tableSchema, schema, constant, filters, conf, reader)
+      if (columnar && config.partitionFields.nonEmpty &&
+        plan.slices.exists(_.baseFile.exists(_.size >= spec.footerPartitionValuesMinBytes)))
+        PartitionValuesReader.build(spark, tableSchema, schema, constant, filters, conf, reader,
+          spec.footerPartitionValuesMinBytes)
       else None
     val basePartitionValues = partitionValues(baseSchema, filters, baseReader)
     val mergePartitionValues = if (hasMergeSlices) partitionValues(mergeSchema, Nil, mergeBatchReader) else None
