@@ -53,6 +53,13 @@ object ConfigEntry {
           case _ => throw Errors.invalidEnumOption(k, v, Seq("true", "false"))
         }, Seq("true", "false"))
 
+  /** A non-negative whole number (sizes, counts, intervals). */
+  def nonNegativeLong(key: String, default: Long, doc: String): ConfigEntry[Long] =
+    ConfigEntry[Long](key, Some(default), doc,
+      (k, v) =>
+        v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v,
+            "expected a non-negative integer")))
+
   /** An enumeration of `values`, matched by `name` case-insensitively; errors and docs list the names. */
   def enumeration[T](key: String, default: T, values: Seq[T], name: T => String, doc: String): ConfigEntry[T] =
     ConfigEntry[T](key, Some(default), doc,

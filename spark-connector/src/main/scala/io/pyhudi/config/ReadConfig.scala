@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.config
 
-import io.pyhudi.errors.Errors
 import io.pyhudi.read.{MissingFilesMode, QueryType => QueryTypeValue}
 import io.pyhudi.timeline.InstantTime
 
@@ -51,17 +50,14 @@ object ReadConfig {
       "warning per file. Writes that index or merge into such a slice always fail.")
 
   // pyhudi's own tuning (Apache Hudi decodes the stored partition columns of every file).
-  val FooterPartitionValuesMinBytes: ConfigEntry[Long] = ConfigEntry[Long](
+  val FooterPartitionValuesMinBytes: ConfigEntry[Long] = ConfigEntry.nonNegativeLong(
     "hoodie.datasource.read.partition.values.from.footer.min.bytes",
-    Some(2L * 1024 * 1024),
+    2L * 1024 * 1024,
     "Columnar scans read the partition columns (and _hoodie_partition_path) of a base file's " +
       "split at least this many bytes long as constants, without decoding them, when the file's " +
       "parquet footer statistics show one value and no nulls; the values still come from the " +
       "file. It costs one more footer read per split (Hudi's bloom filter makes a footer about " +
-      "1 MB at the defaults), which a small file's rows do not repay. 0: every split.",
-    (k, v) =>
-      v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v,
-          "expected a non-negative number of bytes")))
+      "1 MB at the defaults), which a small file's rows do not repay. 0: every split.")
 
   val entries: Seq[ConfigEntry[_]] =
     Seq(QueryType, BeginInstant, EndInstant, AsOfInstant, MissingFiles, FooterPartitionValuesMinBytes)

@@ -105,10 +105,7 @@ object WriteConfig {
       (_, v) => v.split(',').toSeq.map(_.trim).filter(_.nonEmpty), render = _.mkString(","))
 
   private def long(key: String, default: Long, doc: String): ConfigEntry[Long] =
-    ConfigEntry[Long](key, Some(default), doc,
-      (k, v) =>
-        v.trim.toLongOption.filter(_ >= 0).getOrElse(throw Errors.invalidOption(k, v,
-            "expected a non-negative integer")))
+    ConfigEntry.nonNegativeLong(key, default, doc)
 
   private def positiveLong(key: String, default: Long, doc: String): ConfigEntry[Long] =
     ConfigEntry[Long](key, Some(default), doc,

@@ -126,9 +126,10 @@ final class PyhudiScan(
     // Hudi's partition path meta column is one by construction where the meta fields are written.
     val constant = config.partitionFields ++
       (if (config.populateMetaFields) Seq(MetaFields.PartitionPath) else Nil)
+    val worthIt = columnar && config.partitionFields.nonEmpty &&
+      plan.slices.exists(_.baseFile.exists(_.size >= spec.footerPartitionValuesMinBytes))
     def partitionValues(schema: StructType, filters: Seq[Filter], reader: ParquetReaderShim.FileReader) =
-      if (columnar && config.partitionFields.nonEmpty &&
-        plan.slices.exists(_.baseFile.exists(_.size >= spec.footerPartitionValuesMinBytes)))
+      if (worthIt)
         PartitionValuesReader.build(spark, tableSchema, schema, constant, filters, conf, reader,
           spec.footerPartitionValuesMinBytes)
       else None
