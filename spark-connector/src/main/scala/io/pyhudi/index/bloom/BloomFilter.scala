@@ -18,6 +18,12 @@ sealed trait BloomFilter extends Serializable {
   /** Adds a non-empty record key. */
   def add(key: String): Unit
 
+  /**
+   * Adds the non-empty UTF-8 record keys `keys(0 until count)` in order, as many [[add]] calls
+   * would; hashing several keys at once is cheaper (see [[HoodieMurmurHash.chainedAll]]).
+   */
+  def addAll(keys: Array[Array[Byte]], count: Int): Unit
+
   /** False when the key was certainly never added; true when it may have been. */
   def mightContain(key: String): Boolean
 
@@ -40,12 +46,34 @@ sealed trait BloomFilter extends Serializable {
       throw Errors.internal("A bloom filter key must be a non-empty string")
     BloomRow.positions(key, row.numHashes, row.vectorSize)
   }
+
+  // Reused by addAll: a filter is not thread-safe anyway.
+  @transient private var batchPositions: Array[Int] = _
+
+  /** The positions of `keys(0 until count)` in `row`: key q's at `q * row.numHashes`. */
+  protected final def positionsAll(keys: Array[Array[Byte]], count: Int, row: BloomRow): Array[Int] = {
+    var q = 0
+    while (q < count) {
+      if (keys(q) == null || keys(q).length == 0)
+        throw Errors.internal("A bloom filter key must be a non-empty string")
+      q += 1
+    }
+    val size = count * row.numHashes
+    if (batchPositions == null || batchPositions.length < size) batchPositions = new Array[Int](size)
+    HoodieMurmurHash.chainedAll(keys, count, row.numHashes, row.vectorSize, batchPositions)
+    batchPositions
+  }
 }
 
 /** One row of bits sized for the expected number of keys; it only fills up past that number. */
 final class SimpleBloomFilter private[bloom] (row: BloomRow) extends BloomFilter {
   override def typeCode: String = BloomFilter.SimpleTypeCode
   override def add(key: String): Unit = row.set(positions(key, row))
+  override def addAll(keys: Array[Array[Byte]], count: Int): Unit = {
+    val bits = positionsAll(keys, count, row)
+    var q = 0
+    while (q < count) { row.set(bits, q * row.numHashes, row.numHashes); q += 1 }
+  }
   // An empty key is never added (add rejects it), so it is certainly absent.
   override def mightContain(key: String): Boolean =
     key != null && key.nonEmpty && row.containsAll(positions(key, row))
@@ -70,6 +98,17 @@ final class DynamicBloomFilter private[bloom] (
     val bits = positions(key, rows.head)
     activeRow().set(bits)
     keysInLastRow += 1
+  }
+
+  override def addAll(keys: Array[Array[Byte]], count: Int): Unit = {
+    val n = rows.head.numHashes
+    val bits = positionsAll(keys, count, rows.head)
+    var q = 0
+    while (q < count) {
+      activeRow().set(bits, q * n, n)
+      keysInLastRow += 1
+      q += 1
+    }
   }
 
   override def mightContain(key: String): Boolean = key != null && key.nonEmpty && {

@@ -19,9 +19,13 @@ private[bloom] final class BloomRow private (
     this(numHashes, vectorSize, new Array[Byte](BloomRow.numBytes(vectorSize)))
 
   // While loops: foreach over an Array[Int] boxes every position, and a key has ~30 of them.
-  def set(positions: Array[Int]): Unit = {
-    var i = 0
-    while (i < positions.length) {
+  def set(positions: Array[Int]): Unit = set(positions, 0, positions.length)
+
+  /** Sets the `count` positions starting at `positions(from)`. */
+  def set(positions: Array[Int], from: Int, count: Int): Unit = {
+    var i = from
+    val end = from + count
+    while (i < end) {
       val p = positions(i)
       bits(p >>> 3) = (bits(p >>> 3) | (1 << (p & 7))).toByte
       i += 1

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.write.handle
 
+import java.nio.charset.StandardCharsets.UTF_8
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -24,6 +26,9 @@ private[handle] final class FileWrite(
   val fileName = s"${fileId}_${writeToken}_${ctx.instantTime}.parquet"
   private val started = System.currentTimeMillis()
   private val bloom = ctx.bloom.newFilter()
+  // Keys reach the bloom filter in batches, which it hashes several at a time.
+  private val pendingKeys = new Array[Array[Byte]](FileWrite.BloomBatch)
+  private var pending = 0
   private var minKey: String = _
   private var maxKey: String = _
   var written = 0L
@@ -42,10 +47,17 @@ private[handle] final class FileWrite(
 
   def write(key: String, row: InternalRow): Unit = {
     writer.write(row)
-    bloom.add(key)
+    pendingKeys(pending) = key.getBytes(UTF_8)
+    pending += 1
+    if (pending == FileWrite.BloomBatch) addPendingKeys()
     if (minKey == null || key < minKey) minKey = key
     if (maxKey == null || key > maxKey) maxKey = key
     written += 1
+  }
+
+  private def addPendingKeys(): Unit = {
+    bloom.addAll(pendingKeys, pending)
+    pending = 0
   }
 
   def dataSize: Long = writer.dataSize
@@ -58,6 +70,7 @@ private[handle] final class FileWrite(
     written > 0 && written % FileWrite.SizeCheckInterval == 0 && writer.dataSize >= maxSize
 
   def close(prevCommit: Option[String], inserts: Long, updates: Long, deletes: Long): HandleResult = {
+    addPendingKeys()
     val footer = if (written == 0) Map.empty[String, String] else BaseFileFooter.metadata(bloom, minKey, maxKey)
     val size = writer.close(footer)
     HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, fileName), prevCommit,
@@ -71,4 +84,7 @@ private[handle] object FileWrite {
 
   /** Rows between two size checks: a few KB past the maximum at most. */
   val SizeCheckInterval = 64
+
+  /** Keys hashed into the bloom filter at a time. */
+  val BloomBatch = 16
 }

@@ -96,6 +96,26 @@ class BloomFilterSuite extends AnyFunSuite {
     assert(keys(1000).forall(filter.mightContain))
   }
 
+  test("addAll builds the filter many add calls build, across dynamic rows and their round-robin reuse") {
+    def both(make: () => BloomFilter, added: Seq[String], batch: Int): Unit = {
+      val one = make()
+      added.foreach(one.add)
+      val batched = make()
+      added.map(_.getBytes(UTF_8)).grouped(batch).foreach(g => batched.addAll(g.toArray ++ Array.fill(2)(null), g.size))
+      assert(batched.serialize() == one.serialize(), s"batches of $batch")
+    }
+    // Keys of one length (four at a time) and of mixed lengths; more keys than maxEntries.
+    val fixed = (0 until 1000).map(i => f"key-$i%06d")
+    for (batch <- Seq(1, 3, 4, 16, 1000)) {
+      both(() => BloomFilter.simple(300, 1e-3), keys(700), batch)
+      both(() => BloomFilter.dynamic(100, 1e-3, 250), fixed, batch)
+      both(() => BloomFilter.dynamic(100, 1e-3, 1000), keys(250) ++ fixed.take(77), batch)
+    }
+    val empty =
+      intercept[PyhudiException](BloomFilter.simple(10, 1e-3).addAll(Array("a".getBytes(UTF_8), Array.empty[Byte]), 2))
+    assert(empty.error == ErrorId.InternalError)
+  }
+
   test("filters survive Java serialization, as in a Spark task") {
     for (filter <- Seq(BloomFilter.simple(100, 1e-3), BloomFilter.dynamic(100, 1e-3, 1000))) {
       keys(150).foreach(filter.add)

@@ -99,6 +99,25 @@ class HoodieMurmurHashSuite extends AnyFunSuite {
     }
   }
 
+  test("chainedAll: every key's positions as chained gives them, for runs of equal and of mixed lengths") {
+    val random = new Random(17)
+    // Runs of equal lengths (the four-at-a-time path), lone lengths and partial runs at the end.
+    val lengths = Seq.fill(8)(17) ++ Seq(3, 4, 5) ++ Seq.fill(5)(8) ++ Seq(17, 17, 17) ++
+      Seq.fill(4)(1) ++ Seq.fill(4)(0) ++ Seq.fill(6)(23) ++ Seq.fill(40)(1 + random.nextInt(3))
+    for (modulus <- Seq(1, 7, 2587966, Int.MaxValue); n <- Seq(1, 3, 30); count <- Seq(0, 1, 4, 5, lengths.size)) {
+      val keys = lengths.take(count).map(len => Array.fill(len)(random.nextInt(256).toByte)).toArray
+      val out = Array.fill(count * n + 3)(-7)
+      HoodieMurmurHash.chainedAll(keys, count, n, modulus, out)
+      keys.zipWithIndex.foreach { case (k, q) =>
+        val expected = new Array[Int](n)
+        HoodieMurmurHash.chained(k, n, modulus, expected)
+        assert(out.slice(q * n, (q + 1) * n).sameElements(expected),
+          s"key $q (${k.length} bytes) modulus $modulus n $n")
+      }
+      assert(out.drop(count * n).forall(_ == -7), "written past the keys' positions")
+    }
+  }
+
   test("Modulus: abs(h % d) over the whole range of h, the extremes included") {
     val random = new Random(13)
     val hs = Seq(0, 1, -1, Int.MaxValue, Int.MinValue, Int.MinValue + 1) ++ Seq.fill(2000)(random.nextInt())
