@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.merge
 
-import scala.jdk.CollectionConverters._
-
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.unsafe.Platform
 import org.apache.spark.unsafe.types.UTF8String
 
 /** The state of one key after replaying log blocks: a record, or a delete. */
@@ -31,69 +30,217 @@ final case class LogChain(entries: Vector[LogEntry]) extends LogEntry
  * Rows added here must be owned by the map (copied), since readers reuse their row objects.
  */
 final class LogRecords(hasOrdering: Boolean) {
-  // Keyed by the key's UTF-8 bytes, so a base row's key is looked up without decoding it.
-  private val entries = new java.util.LinkedHashMap[UTF8String, LogEntry]()
+  // Looking up a base row's key was most of a merge-on-read scan's merging, and nearly all of it
+  // waiting on memory: a hash map reaches a node, a key object and the key's bytes, each
+  // allocated between the copies of logged rows and so spread over megabytes. Here the keys'
+  // bytes lie end to end in one array, and an open-addressing table of longs holds a part of each
+  // key's hash beside its id, so a lookup touches the table and, on a match, one run of the
+  // array. Ids count up in insertion order; a taken entry leaves its id behind (null value), and
+  // a key added after it was taken gets a new id, so the remaining records come out in the order
+  // an insertion-ordered map would give them.
+  private var keyBytes = new Array[Byte](1024)
+  private var keyEnd = 0
+  private var keyOffsets = new Array[Int](32)
+  private var keyLengths = new Array[Int](32)
+  private var values = new Array[LogEntry](32)
+  private var ids = 0
+  private var live = 0
+  // slot: (hash bits << 32) | (id + 1); 0 is empty. At most half full.
+  private var slots = new Array[Long](64)
 
   // Most base rows have no log entry. A bitset of the keys' hashes, small enough to stay in
-  // cache, answers those lookups without reaching into the map's nodes scattered over the heap
-  // (a cache miss per lookup made the lookups most of a merge-on-read scan). Built on the first
-  // lookup after the last add.
+  // cache, answers those lookups without reaching into the table. Built on the first lookup
+  // after the last add.
   private var present: Array[Long] = _
   private var shift = 0
 
   private def buildPresent(): Unit = {
-    val bits = Integer.highestOneBit(math.max(64, math.min(entries.size, 1 << 26) * 16 - 1)) << 1
+    val bits = Integer.highestOneBit(math.max(64, math.min(live, 1 << 26) * 16 - 1)) << 1
     shift = 32 - Integer.numberOfTrailingZeros(bits)
     present = new Array[Long](bits >>> 6)
-    val keys = entries.keySet.iterator
-    while (keys.hasNext) { val b = bit(keys.next()); present(b >>> 6) |= 1L << b }
+    var id = 0
+    while (id < ids) {
+      if (values(id) != null) {
+        val b = bit(hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id)))
+        present(b >>> 6) |= 1L << b
+      }
+      id += 1
+    }
   }
 
-  /** A cheap hash of the key's bytes (the first 8 in one read), cut to the bitset's size. */
-  private def bit(key: UTF8String): Int = {
-    val n = key.numBytes
-    var h = (key.getPrefix ^ n) * 0xff51afd7ed558ccdL
+  /** A cheap 64-bit hash of `n` bytes at `offset` of `base`, 8 bytes at a time. */
+  private def hashOf(base: AnyRef, offset: Long, n: Int): Long = {
+    var h = (prefix(base, offset, n) ^ n) * 0xff51afd7ed558ccdL
     var i = 8
+    while (i + 8 <= n) {
+      h = (h ^ Platform.getLong(base, offset + i)) * 0xc4ceb9fe1a85ec53L
+      i += 8
+    }
     while (i < n) {
-      h = (h ^ key.getByte(i)) * 0xc4ceb9fe1a85ec53L
+      h = (h ^ Platform.getByte(base, offset + i)) * 0xc4ceb9fe1a85ec53L
       i += 1
     }
-    h ^= h >>> 29
-    ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
+    h ^ (h >>> 29)
+  }
+
+  /** The first 8 bytes as UTF8String.getPrefix reads them (fewer, zero-padded, for a short key). */
+  private def prefix(base: AnyRef, offset: Long, n: Int): Long =
+    if (n >= 8) Platform.getLong(base, offset)
+    else {
+      var p = 0L
+      var i = 0
+      while (i < n) {
+        p |= (Platform.getByte(base, offset + i) & 0xffL) << (8 * i)
+        i += 1
+      }
+      p
+    }
+
+  private def hashOf(key: UTF8String): Long = hashOf(key.getBaseObject, key.getBaseOffset, key.numBytes)
+
+  /** The hash cut to the bitset's size. */
+  private def bit(h: Long): Int = ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
+
+  private def slotOf(h: Long): Int = (h ^ (h >>> 32)).toInt & (slots.length - 1)
+
+  /** Whether id `id`'s key is `key`, compared 8 bytes at a time. */
+  private def holds(id: Int, key: UTF8String): Boolean = {
+    val n = key.numBytes
+    if (keyLengths(id) != n) return false
+    val base = key.getBaseObject
+    val offset = key.getBaseOffset
+    val at = Platform.BYTE_ARRAY_OFFSET + keyOffsets(id)
+    var i = 0
+    while (i + 8 <= n) {
+      if (Platform.getLong(base, offset + i) != Platform.getLong(keyBytes, at + i)) return false
+      i += 8
+    }
+    while (i < n) {
+      if (Platform.getByte(base, offset + i) != Platform.getByte(keyBytes, at + i)) return false
+      i += 1
+    }
+    true
+  }
+
+  /** The id holding `key` (its entry may have been taken), or -1. */
+  private def find(key: UTF8String, h: Long): Int = {
+    val mask = slots.length - 1
+    val tag = h >>> 32
+    var s = slotOf(h)
+    var slot = slots(s)
+    while (slot != 0) {
+      if ((slot >>> 32) == tag) {
+        val id = slot.toInt - 1
+        if (holds(id, key)) return id
+      }
+      s = (s + 1) & mask
+      slot = slots(s)
+    }
+    -1
+  }
+
+  private def get(key: UTF8String): LogEntry = {
+    val id = find(key, hashOf(key))
+    if (id < 0) null else values(id)
+  }
+
+  /**
+   * Sets the entry of `key`, whose bytes are copied: a key already present keeps its place, a
+   * new key or one whose entry was taken goes last in the order.
+   */
+  private def put(key: UTF8String, e: LogEntry): Unit = {
+    val h = hashOf(key)
+    putAt(key, h, find(key, h), e)
+  }
+
+  /** [[put]] once `key`'s hash `h` and id `old` (-1: none) are known. */
+  private def putAt(key: UTF8String, h: Long, old: Int, e: LogEntry): Unit = {
+    present = null
+    if (old >= 0 && values(old) != null) { values(old) = e; return }
+    if (ids == values.length) {
+      keyOffsets = java.util.Arrays.copyOf(keyOffsets, ids * 2)
+      keyLengths = java.util.Arrays.copyOf(keyLengths, ids * 2)
+      values = java.util.Arrays.copyOf(values, ids * 2)
+    }
+    val id = ids
+    ids += 1
+    if (old >= 0) {
+      // The taken id's bytes serve the new id; the key's slot moves to it.
+      keyOffsets(id) = keyOffsets(old)
+      keyLengths(id) = keyLengths(old)
+      var s = slotOf(h)
+      while (slots(s).toInt != old + 1) s = (s + 1) & (slots.length - 1)
+      slots(s) = (slots(s) & 0xffffffff00000000L) | (id + 1).toLong
+    } else {
+      val n = key.numBytes
+      if (keyEnd + n > keyBytes.length)
+        keyBytes = java.util.Arrays.copyOf(keyBytes, math.max(keyBytes.length * 2, keyEnd + n))
+      key.writeToMemory(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyEnd)
+      keyOffsets(id) = keyEnd
+      keyLengths(id) = n
+      keyEnd += n
+      if (ids * 2 > slots.length) rehash(slots.length * 2)
+      place(id, h)
+    }
+    values(id) = e
+    live += 1
+  }
+
+  private def place(id: Int, h: Long): Unit = {
+    val mask = slots.length - 1
+    var s = slotOf(h)
+    while (slots(s) != 0) s = (s + 1) & mask
+    slots(s) = ((h >>> 32) << 32) | (id + 1).toLong
+  }
+
+  /** A table of `size` slots holding every key's latest id. */
+  private def rehash(size: Int): Unit = {
+    val old = slots
+    slots = new Array[Long](size)
+    var i = 0
+    while (i < old.length) {
+      val slot = old(i)
+      if (slot != 0) {
+        val id = slot.toInt - 1
+        place(id, hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id)))
+      }
+      i += 1
+    }
   }
 
   def addRecord(key: String, row: InternalRow, ordering: Any): Unit =
     addRecord(UTF8String.fromString(key), row, ordering)
 
-  /** [[addRecord]] by the key's bytes, which the map keeps: `k` must not be a reused buffer. */
+  /** [[addRecord]] by the key's bytes, which are copied: `k` may be a reused buffer. */
   def addRecord(k: UTF8String, row: InternalRow, ordering: Any): Unit = {
-    present = null
     val incoming = LogRecord(row, ordering)
-    entries.get(k) match {
-      case LogChain(es) => entries.put(k, LogChain(es :+ incoming))
+    // One lookup for the key, whether it is new or replaces an entry.
+    val h = hashOf(k)
+    val id = find(k, h)
+    (if (id < 0) null else values(id)) match {
+      case null => putAt(k, h, id, incoming)
+      case LogChain(es) => putAt(k, h, id, LogChain(es :+ incoming))
       case LogRecord(_, old) if hasOrdering && OrderingValues.compare(old, ordering) > 0 => ()
       case LogDelete(Some(d)) if hasOrdering && OrderingValues.compare(d, ordering) > 0 => ()
-      case _ => entries.put(k, incoming)
+      case _ => putAt(k, h, id, incoming)
     }
   }
 
   def addDelete(key: String, ordering: Option[Any]): Unit = {
-    present = null
     val k = UTF8String.fromString(key)
-    entries.get(k) match {
-      case LogChain(es) => entries.put(k, LogChain(es :+ LogDelete(ordering)))
+    get(k) match {
+      case LogChain(es) => put(k, LogChain(es :+ LogDelete(ordering)))
       // An ordered delete older than the logged record loses to it (Hudi's delete pre-combine).
       case LogRecord(_, old) if hasOrdering && ordering.exists(d => OrderingValues.compare(d, old) < 0) => ()
-      case _ => entries.put(k, LogDelete(ordering))
+      case _ => put(k, LogDelete(ordering))
     }
   }
 
   /** Adds a partial-column record: the key's entries become (or extend) a [[LogChain]]. */
   def addPartial(key: String, partial: LogPartial): Unit = {
-    present = null
     val k = UTF8String.fromString(key)
-    entries.put(k,
-      entries.get(k) match {
+    put(k,
+      get(k) match {
         case null => LogChain(Vector(partial))
         case LogChain(es) => LogChain(es :+ partial)
         case e => LogChain(Vector(e, partial))
@@ -105,24 +252,102 @@ final class LogRecords(hasOrdering: Boolean) {
 
   /** Removes and returns the entry of `key` (null when none); `key` may be a reader's reused buffer. */
   def take(key: UTF8String): LogEntry =
-    if (entries.isEmpty) null
+    if (live == 0) null
     else {
       if (present == null) buildPresent()
-      val b = bit(key)
-      if ((present(b >>> 6) & (1L << b)) == 0) null else entries.remove(key)
+      val h = hashOf(key)
+      val b = bit(h)
+      if ((present(b >>> 6) & (1L << b)) == 0) null
+      else {
+        val id = find(key, h)
+        if (id < 0) null
+        else {
+          val e = values(id)
+          if (e != null) { values(id) = null; live -= 1 }
+          e
+        }
+      }
     }
+
+  // Scratch of takeAll, grown to the largest batch.
+  private var candidates = new Array[Int](0)
+  private var candidateHashes = new Array[Long](0)
+  private var candidateIds = new Array[Int](0)
+
+  /**
+   * [[take]] for the keys `keys(0 until n)` (null: no key), their entries (or null) into `out`.
+   * A lookup that passes the bitset waits on memory for the table and the key's bytes; one at a
+   * time, those waits add up, while a loop of nothing but lookups lets the CPU wait on many at
+   * once. So the keys go through the bitset first, then the survivors through the table, then
+   * through the key bytes.
+   */
+  def takeAll(keys: Array[UTF8String], n: Int, out: Array[LogEntry]): Unit = {
+    java.util.Arrays.fill(out.asInstanceOf[Array[AnyRef]], 0, n, null)
+    if (live == 0) return
+    if (present == null) buildPresent()
+    if (candidates.length < n) {
+      candidates = new Array[Int](n)
+      candidateHashes = new Array[Long](n)
+      candidateIds = new Array[Int](n)
+    }
+    var c = 0
+    var i = 0
+    while (i < n) {
+      val k = keys(i)
+      if (k != null) {
+        val h = hashOf(k)
+        val b = bit(h)
+        if ((present(b >>> 6) & (1L << b)) != 0) {
+          candidates(c) = i
+          candidateHashes(c) = h
+          c += 1
+        }
+      }
+      i += 1
+    }
+    // Each survivor's id by its hash's tag alone (-1: no such tag, so no such key); the bitset's
+    // false positives mostly end here.
+    val mask = slots.length - 1
+    var j = 0
+    while (j < c) {
+      val h = candidateHashes(j)
+      val tag = h >>> 32
+      var s = slotOf(h)
+      var slot = slots(s)
+      while (slot != 0 && (slot >>> 32) != tag) {
+        s = (s + 1) & mask
+        slot = slots(s)
+      }
+      candidateIds(j) = slot.toInt - 1
+      j += 1
+    }
+    // The keys' bytes; a tag shared by another key (one in billions) falls back to a full probe.
+    j = 0
+    while (j < c) {
+      val key = keys(candidates(j))
+      var id = candidateIds(j)
+      if (id >= 0 && !holds(id, key)) id = find(key, candidateHashes(j))
+      if (id >= 0) {
+        val e = values(id)
+        if (e != null) { values(id) = null; live -= 1; out(candidates(j)) = e }
+      }
+      j += 1
+    }
+  }
 
   /** Records left after the base file was merged: keys the base file did not have. */
   def remainingRecords: Iterator[InternalRow] = remainingRecords(null)
 
   /** [[remainingRecords]], with `stitching` applying the chains of partial-column records. */
   def remainingRecords(stitching: ColumnStitching): Iterator[InternalRow] =
-    entries.values.iterator.asScala.flatMap {
-      case LogRecord(row, _) => Some(row)
-      case c: LogChain => Option(stitching(null, c))
-      case _ => None
+    Iterator.range(0, ids).flatMap { id =>
+      values(id) match {
+        case LogRecord(row, _) => Some(row)
+        case c: LogChain => Option(stitching(null, c))
+        case _ => None
+      }
     }
 
-  def isEmpty: Boolean = entries.isEmpty
-  def size: Int = entries.size
+  def isEmpty: Boolean = live == 0
+  def size: Int = live
 }

@@ -143,4 +143,35 @@ class LogRecordsSuite extends AnyFunSuite {
     m.addRecord("a", row("a2"), null)
     assert(m.remainingRecords.map(_.getString(0)).toSeq == Seq("b", "c", "a2"))
   }
+
+  test("takeAll takes what take would, key by key: repeated and absent keys, nulls, after re-adds") {
+    val rnd = new scala.util.Random(23)
+    for (round <- 0 until 30) {
+      val one = new LogRecords(hasOrdering = false)
+      val batched = new LogRecords(hasOrdering = false)
+      val universe = 20 + rnd.nextInt(4000)
+      (0 until rnd.nextInt(2 * universe)).foreach { _ =>
+        val k = s"key-${rnd.nextInt(universe)}" + "z" * rnd.nextInt(12)
+        if (rnd.nextInt(8) == 0) { one.addDelete(k, None); batched.addDelete(k, None) }
+        else { val v = row(s"v${rnd.nextInt()}"); one.addRecord(k, v, null); batched.addRecord(k, v, null) }
+        // A take between adds, so that some keys are taken and added again.
+        if (rnd.nextInt(50) == 0) {
+          val t = s"key-${rnd.nextInt(universe)}"; one.take(sliced(t)); batched.take(sliced(t))
+        }
+      }
+      (0 until 5).foreach { _ =>
+        val n = rnd.nextInt(600)
+        val keys = Array.fill(n) {
+          if (rnd.nextInt(40) == 0) null else sliced(s"key-${rnd.nextInt(universe)}" + "z" * rnd.nextInt(12))
+        }
+        val out = Array.fill[LogEntry](n + 1)(LogDelete(None))
+        batched.takeAll(keys, n, out)
+        val expected = keys.map(k => if (k == null) null else one.take(k))
+        assert(out.take(n).toSeq == expected.toSeq, s"round $round")
+        assert(out(n) == LogDelete(None), "written past the batch")
+        assert(batched.size == one.size)
+      }
+      assert(batched.remainingRecords.map(_.getString(0)).toSeq == one.remainingRecords.map(_.getString(0)).toSeq)
+    }
+  }
 }

@@ -122,13 +122,10 @@ object Clusterer {
     val results = spark.sparkContext.parallelize(groups, math.max(1, groups.size)).flatMap { case (slices, prefix) =>
       val storage = new Storage(conf.value)
       val base = (slice: FileSlice) =>
-        () =>
-          slice.baseFile.map(b =>
-            reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))).getOrElse(Iterator.empty)
-      val rows = slices.iterator.flatMap { slice =>
-        new FileSliceReader(storage, readCtx, base(slice), bytes => ParquetReaderShim.readBytes(reader, bytes))
-          .read(slice)
-      }
+        slice.baseFile.map(b =>
+          reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))).getOrElse(Iterator.empty)
+      val sliceReader = new FileSliceReader(storage, readCtx, base, bytes => ParquetReaderShim.readBytes(reader, bytes))
+      val rows = slices.iterator.flatMap(sliceReader.read)
       // Sorting holds one group's rows in the task's memory (at most max.bytes.per.group of input).
       val ordered: Iterator[InternalRow] =
         if (sortKeys.isEmpty) rows

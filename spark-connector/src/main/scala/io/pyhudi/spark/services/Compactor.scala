@@ -94,8 +94,8 @@ object Compactor {
       plan.operations.getOrElse(Nil).map(op => CompactionOperations.toFileSlice(table, instant, op))
     val results = spark.sparkContext.parallelize(slices, math.max(1, slices.size)).map { slice =>
       val storage = new Storage(conf.value)
-      val base = () =>
-        slice.baseFile.map(b =>
+      val base = (s: FileSlice) =>
+        s.baseFile.map(b =>
           reader(ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size))).getOrElse(Iterator.empty)
       val merged = new FileSliceReader(storage, readCtx, base, bytes => ParquetReaderShim.readBytes(reader, bytes))
       slice -> new CompactHandle(writeCtx, slice, WriteExecution.writeToken()).write(merged.read(slice))

@@ -44,18 +44,21 @@ final class PyhudiReaderFactory(
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     var constantFiles = 0L
     val count = () => constantFiles += 1
-    new IteratorReader(splitsOf(partition).flatMap(batches(_, count)),
+    lazy val reader = sliceReader()
+    new IteratorReader(splitsOf(partition).flatMap(batches(_, reader, count)),
       () => Array(FooterPartitionValuesMetric.task(constantFiles)))
   }
 
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    new IteratorReader(splitsOf(partition).flatMap(rows))
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    lazy val reader = sliceReader()
+    new IteratorReader(splitsOf(partition).flatMap(rows(_, reader)))
+  }
 
   // Each split's reader is opened when the one before it is done.
   private def splitsOf(partition: InputPartition): Iterator[SliceSplit] =
     partition.asInstanceOf[PyhudiInputPartition].splits.iterator
 
-  private def batches(p: SliceSplit, count: () => Unit): Iterator[ColumnarBatch] = {
+  private def batches(p: SliceSplit, reader: => FileSliceReader, count: () => Unit): Iterator[ColumnarBatch] = {
     val slice = p.slice
     slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
@@ -66,31 +69,31 @@ final class PyhudiReaderFactory(
               .asInstanceOf[Iterator[ColumnarBatch]]
         }
       case _ =>
-        val merger = sliceReader(slice).merger(slice)
+        val merger = reader.merger(slice)
         val base = (slice.baseFile, mergePartitionValues) match {
           case (Some(b), Some(r)) => r.batches(conf.value, b.path, 0L, b.size, b.size, count)
           case (Some(b), None) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
           case (None, _) => Iterator.empty
         }
-        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
+        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize, ctx.keyBytesOf)
     }
   }
 
-  private def rows(p: SliceSplit): Iterator[InternalRow] = {
+  private def rows(p: SliceSplit, reader: => FileSliceReader): Iterator[InternalRow] = {
     val slice = p.slice
     slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
         val it = baseReader(ParquetReaderShim.partitionedFile(base.path, p.start, p.length, base.size))
         project(it.filter(ctx.inRange), baseSchema.size)
       case _ =>
-        project(sliceReader(slice).read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
+        project(reader.read(slice).filter(ctx.inRange), ctx.mergeSchema.size)
     }
   }
 
-  private def sliceReader(slice: FileSlice): FileSliceReader = {
-    new FileSliceReader(new Storage(conf.value), ctx, () => mergeReader(wholeFile(slice.baseFile.get)),
+  /** The merging reader of one task's slices with logs, built on the first of them. */
+  private def sliceReader(): FileSliceReader =
+    new FileSliceReader(new Storage(conf.value), ctx, slice => mergeReader(wholeFile(slice.baseFile.get)),
       bytes => ParquetReaderShim.readBytes(mergeReader, bytes))
-  }
 
   /** A base file read whole: merging needs every row, so merged slices are never split. */
   private def wholeFile(b: BaseFile) = ParquetReaderShim.partitionedFile(b.path, 0L, b.size, b.size)

@@ -164,7 +164,7 @@ class AppendHandleSuite extends AnyFunSuite {
       Seq(BaseInstant, s"${BaseInstant}_0_0", key, Partition, BaseName).map(UTF8String.fromString) ++
         row(1L, key, "rider-base", 1.0).toSeq(data))
     val reader = new FileSliceReader(storage, ctx,
-      () => Iterator(baseRow("key-gone"), baseRow("key-kept"), baseRow("key-upd")), _ => Iterator.empty)
+      _ => Iterator(baseRow("key-gone"), baseRow("key-kept"), baseRow("key-upd")), _ => Iterator.empty)
     val out = reader.read(slice).map(r => r.getUTF8String(2).toString -> r.getUTF8String(7).toString).toMap
     assert(out("key-kept") == "rider-base")
     assert(out("key-upd") == "rider-U" && out("key-new") == "rider-N")
