@@ -61,11 +61,18 @@ final class LogRecords(hasOrdering: Boolean) {
     var id = 0
     while (id < ids) {
       if (values(id) != null) {
-        val b = bit(hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id)))
+        val b = bit(hashOfId(id))
         present(b >>> 6) |= 1L << b
       }
       id += 1
     }
+  }
+
+  /** False when no live key has hash `h`; builds the bitset after adds. */
+  private def mayHold(h: Long): Boolean = {
+    if (present == null) buildPresent()
+    val b = bit(h)
+    (present(b >>> 6) & (1L << b)) != 0
   }
 
   /** A cheap 64-bit hash of `n` bytes at `offset` of `base`, 8 bytes at a time. */
@@ -97,6 +104,8 @@ final class LogRecords(hasOrdering: Boolean) {
     }
 
   private def hashOf(key: UTF8String): Long = hashOf(key.getBaseObject, key.getBaseOffset, key.numBytes)
+
+  private def hashOfId(id: Int): Long = hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id))
 
   /** The hash cut to the bitset's size. */
   private def bit(h: Long): Int = ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
@@ -202,7 +211,7 @@ final class LogRecords(hasOrdering: Boolean) {
       val slot = old(i)
       if (slot != 0) {
         val id = slot.toInt - 1
-        place(id, hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id)))
+        place(id, hashOfId(id))
       }
       i += 1
     }
@@ -254,19 +263,17 @@ final class LogRecords(hasOrdering: Boolean) {
   def take(key: UTF8String): LogEntry =
     if (live == 0) null
     else {
-      if (present == null) buildPresent()
       val h = hashOf(key)
-      val b = bit(h)
-      if ((present(b >>> 6) & (1L << b)) == 0) null
-      else {
-        val id = find(key, h)
-        if (id < 0) null
-        else {
-          val e = values(id)
-          if (e != null) { values(id) = null; live -= 1 }
-          e
-        }
-      }
+      if (mayHold(h)) takeId(find(key, h)) else null
+    }
+
+  /** Removes and returns the entry of id `id` (null: no id, or its entry already taken). */
+  private def takeId(id: Int): LogEntry =
+    if (id < 0) null
+    else {
+      val e = values(id)
+      if (e != null) { values(id) = null; live -= 1 }
+      e
     }
 
   // Scratch of takeAll, grown to the largest batch.
@@ -284,7 +291,6 @@ final class LogRecords(hasOrdering: Boolean) {
   def takeAll(keys: Array[UTF8String], n: Int, out: Array[LogEntry]): Unit = {
     java.util.Arrays.fill(out.asInstanceOf[Array[AnyRef]], 0, n, null)
     if (live == 0) return
-    if (present == null) buildPresent()
     if (candidates.length < n) {
       candidates = new Array[Int](n)
       candidateHashes = new Array[Long](n)
@@ -296,8 +302,7 @@ final class LogRecords(hasOrdering: Boolean) {
       val k = keys(i)
       if (k != null) {
         val h = hashOf(k)
-        val b = bit(h)
-        if ((present(b >>> 6) & (1L << b)) != 0) {
+        if (mayHold(h)) {
           candidates(c) = i
           candidateHashes(c) = h
           c += 1
@@ -327,10 +332,7 @@ final class LogRecords(hasOrdering: Boolean) {
       val key = keys(candidates(j))
       var id = candidateIds(j)
       if (id >= 0 && !holds(id, key)) id = find(key, candidateHashes(j))
-      if (id >= 0) {
-        val e = values(id)
-        if (e != null) { values(id) = null; live -= 1; out(candidates(j)) = e }
-      }
+      out(candidates(j)) = takeId(id)
       j += 1
     }
   }

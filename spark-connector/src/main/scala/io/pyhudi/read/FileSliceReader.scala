@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.read
 
+import java.util.function.IntFunction
+
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
@@ -62,11 +64,21 @@ final class FileSliceReader(
       if (key == null) row else resolve(row, logs.take(key))
     }
 
+    // Keys of takeAll's batch: a row's key stays valid only while its row is current.
+    private var keys = new Array[UTF8String](0)
+
     /**
-     * Takes the log entries of `n` base rows at once into `out` (null: none), row i's key being
-     * `keys(i)`, as [[ctx.keyBytesOf]] gives it (see [[LogRecords.takeAll]]).
+     * Takes the log entries of base rows `rowAt(0 until n)` at once into `out` (null: none), to
+     * [[resolve]] them (see [[LogRecords.takeAll]]). A row must stay readable until the call
+     * returns, as a columnar batch's rows do. (An IntFunction: a Scala `Int => InternalRow` would
+     * box every row number.)
      */
-    def takeAll(keys: Array[UTF8String], n: Int, out: Array[LogEntry]): Unit = logs.takeAll(keys, n, out)
+    def takeAll(rowAt: IntFunction[InternalRow], n: Int, out: Array[LogEntry]): Unit = {
+      if (keys.length < n) keys = new Array[UTF8String](n)
+      var i = 0
+      while (i < n) { keys(i) = ctx.keyBytesOf(rowAt.apply(i)); i += 1 }
+      logs.takeAll(keys, n, out)
+    }
 
     /** [[apply]] for base row `row` whose key's log entry `entry` was taken (null: none). */
     def resolve(row: InternalRow, entry: LogEntry): InternalRow =

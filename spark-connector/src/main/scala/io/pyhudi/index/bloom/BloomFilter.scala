@@ -2,6 +2,7 @@
 package io.pyhudi.index.bloom
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, DataInputStream, DataOutputStream, EOFException}
+import java.nio.charset.StandardCharsets.UTF_8
 import java.util.Base64
 
 import scala.collection.mutable.ArrayBuffer
@@ -16,7 +17,7 @@ import io.pyhudi.errors.{Errors, PyhudiException}
 sealed trait BloomFilter extends Serializable {
 
   /** Adds a non-empty record key. */
-  def add(key: String): Unit
+  final def add(key: String): Unit = addAll(Array(if (key == null) null else key.getBytes(UTF_8)), 1)
 
   /**
    * Adds the non-empty UTF-8 record keys `keys(0 until count)` in order, as many [[add]] calls
@@ -68,7 +69,6 @@ sealed trait BloomFilter extends Serializable {
 /** One row of bits sized for the expected number of keys; it only fills up past that number. */
 final class SimpleBloomFilter private[bloom] (row: BloomRow) extends BloomFilter {
   override def typeCode: String = BloomFilter.SimpleTypeCode
-  override def add(key: String): Unit = row.set(positions(key, row))
   override def addAll(keys: Array[Array[Byte]], count: Int): Unit = {
     val bits = positionsAll(keys, count, row)
     var q = 0
@@ -93,12 +93,6 @@ final class DynamicBloomFilter private[bloom] (
   private var cursor = 0
 
   override def typeCode: String = BloomFilter.DynamicTypeCode
-
-  override def add(key: String): Unit = {
-    val bits = positions(key, rows.head)
-    activeRow().set(bits)
-    keysInLastRow += 1
-  }
 
   override def addAll(keys: Array[Array[Byte]], count: Int): Unit = {
     val n = rows.head.numHashes

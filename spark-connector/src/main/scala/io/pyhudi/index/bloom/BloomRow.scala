@@ -18,10 +18,10 @@ private[bloom] final class BloomRow private (
   def this(numHashes: Int, vectorSize: Int) =
     this(numHashes, vectorSize, new Array[Byte](BloomRow.numBytes(vectorSize)))
 
-  // While loops: foreach over an Array[Int] boxes every position, and a key has ~30 of them.
-  def set(positions: Array[Int]): Unit = set(positions, 0, positions.length)
-
-  /** Sets the `count` positions starting at `positions(from)`. */
+  /**
+   * Sets the `count` positions starting at `positions(from)`. While loops: foreach over an
+   * Array[Int] boxes every position, and a key has ~30 of them.
+   */
   def set(positions: Array[Int], from: Int, count: Int): Unit = {
     var i = from
     val end = from + count

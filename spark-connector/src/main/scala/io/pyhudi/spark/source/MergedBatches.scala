@@ -4,7 +4,6 @@ package io.pyhudi.spark.source
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
-import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.merge.LogEntry
 import io.pyhudi.read.FileSliceReader
@@ -18,20 +17,17 @@ import io.pyhudi.read.FileSliceReader
  *
  * @param base   batches of the base file in `schema` (none when the slice has no base file)
  * @param schema the columns read (the scan's merge schema); the batches keep its first `width`
- * @param keyOf  a base row's record key (null: none), valid while its batch is read
  */
 final class MergedBatches(
     base: Iterator[ColumnarBatch],
     merger: FileSliceReader#SliceMerger,
     schema: StructType,
     width: Int,
-    batchSize: Int,
-    keyOf: InternalRow => UTF8String) extends Iterator[ColumnarBatch] {
+    batchSize: Int) extends Iterator[ColumnarBatch] {
 
   private val vectors = Array.tabulate(width)(i => new MergedColumnVector(schema(i).dataType, i))
   private val merged = new ColumnarBatch(vectors.toArray[ColumnVector])
   private var src = new Array[Int](batchSize)
-  private var keys = new Array[UTF8String](batchSize)
   private var entries = new Array[LogEntry](batchSize)
   private var patches = new Array[InternalRow](64)
   private var patchCount = 0
@@ -57,15 +53,12 @@ final class MergedBatches(
       val n = b.numRows
       if (src.length < n) {
         src = new Array[Int](n)
-        keys = new Array[UTF8String](n)
         entries = new Array[LogEntry](n)
       }
       patchCount = 0
-      var i = 0
-      while (i < n) { keys(i) = keyOf(b.getRow(i)); i += 1 }
-      merger.takeAll(keys, n, entries)
+      merger.takeAll(b.getRow(_), n, entries)
       var out = 0
-      i = 0
+      var i = 0
       while (i < n) {
         // The batch hands out one row object for every row id; the merger returns that object
         // when the row is kept as it is.

@@ -75,7 +75,7 @@ final class PyhudiReaderFactory(
           case (Some(b), None) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
           case (None, _) => Iterator.empty
         }
-        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize, ctx.keyBytesOf)
+        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
     }
   }
 
