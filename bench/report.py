@@ -117,7 +117,14 @@ def note(r: Dict[str, Any]) -> str:
         parts.append(r["label"])
     if r.get("pre_instant"):
         parts.append(f"before the instant (key gen, index lookup, planning) {med(r['pre_instant']):.2f}s")
-    if "files_with_keys" in r:
+    if r.get("index_lookup_ms"):
+        # Recorded by the write itself (history's index_lookup); runs measured before it have none.
+        parts.append(
+            f"index lookup {med(r['index_lookup_ms']) / 1000:.2f}s; files probed {med(r['files_probed']):.0f} "
+            f"of {med(r['files_indexed']):.0f} ({med(r['files_in_range']):.0f} in key range), "
+            f"holding the keys {med(r['files_with_keys']):.0f}"
+        )
+    elif "files_with_keys" in r:
         parts.append(f"files holding the keys {med(r['files_with_keys']):.0f}, files probed n/a (not exposed)")
     return "; ".join(parts)
 

@@ -15,8 +15,9 @@ class Pyhudi(HudiFamily):
     def after_upsert(self, variant: str, workload: str, path: str) -> None:
         """What the write path exposes about its index lookup: the time from the call to
         ``<instant>.commit.requested`` (key generation, de-duplication, index lookup and planning
-        all run before the instant exists) and, from the commit metadata, the files holding the
-        updated keys. Files probed by the bloom filters are not exposed: reported as n/a."""
+        all run before the instant exists); from the commit metadata, the files holding the
+        updated keys, and the lookup's own figures the write records there (its wall time, and
+        the base files it could search, whose key range held a key, and whose keys it read)."""
         meta = os.path.join(path, ".hoodie")
         names = os.listdir(meta)
         last = self.commits(path)[-1]
@@ -33,6 +34,16 @@ class Pyhudi(HudiFamily):
             doc = json.load(f)
         stats = [s for ss in (doc.get("partitionToWriteStats") or {}).values() for s in ss]
         rec.setdefault("files_with_keys", []).append(sum(1 for s in stats if int(s.get("numUpdateWrites") or 0) > 0))
+        extra = doc.get("extraMetadata") or {}
+        figures = {
+            "index_lookup_ms": "pyhudi.index.lookup.ms",
+            "files_indexed": "pyhudi.index.files.indexed",
+            "files_in_range": "pyhudi.index.files.in.range",
+            "files_probed": "pyhudi.index.files.probed",
+        }
+        if "pyhudi.index.type" in extra:
+            for name, key in figures.items():
+                rec.setdefault(name, []).append(int(extra.get(key) or 0))
 
 
 def main() -> int:

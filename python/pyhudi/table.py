@@ -103,7 +103,11 @@ class HudiTable:
         ``operation`` (upsert, insert, bulk_insert, delete, insert_overwrite, compact, clean, ...),
         ``rows_inserted``, ``rows_updated``, ``rows_deleted``, ``files_written``,
         ``bytes_written``, ``started_at``, ``completed_at`` and ``duration_ms`` (from the times of
-        the instant's timeline files: table version 6 records no completion time).
+        the instant's timeline files: table version 6 records no completion time), and
+        ``index_lookup``: for a pyhudi write that looked keys up, a struct of what the lookup did
+        (``index_type``, ``lookup_ms``, ``files_indexed``, ``files_in_range``, ``files_probed``,
+        ``files_matched``, ``keys_read``, ``bloom_checks``, ``bloom_positives``, ``records_found``),
+        else null.
         """
         with translated():
             jdf = _table_info(self._spark).history(self._spark._jsparkSession, self._path, _java_map(self._spark, None))

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from pyhudi.cli import formatting as fmt
 from pyhudi.cli.archived import ArchivedEntry, archive_files, archived_entries
 from pyhudi.cli.file_groups import FileGroup, FileSlice, build_view
-from pyhudi.cli.instant_metadata import CommitMetadata, InstantContent, read_instant
+from pyhudi.cli.instant_metadata import CommitMetadata, InstantContent, index_lookup, read_instant
 from pyhudi.cli.partitions import DataFile, list_partitions
 from pyhudi.cli.table import CliError, HudiTable, optional_module
 from pyhudi.cli.timeline import CLEAN, COMPACTION, RESTORE, ROLLBACK, SAVEPOINT, Instant, load_timeline
@@ -215,6 +215,10 @@ def show_command(table: HudiTable, time: str) -> Output:
             }
         )
         header += [("operation", commit.operation), ("compacted", commit.compacted)]
+        lookup = index_lookup(commit.extra)
+        doc["index_lookup"] = lookup
+        if lookup:
+            header.append(("index_lookup", _lookup_line(lookup)))
         stats = commit.write_stats  # pending instants: the workload profile (no paths yet)
         headers = ["partition", "file_id", "file", "prev_commit", "written", "updated", "inserted", "deleted", "bytes"]
         rows = [
@@ -250,6 +254,18 @@ def show_command(table: HudiTable, time: str) -> Output:
     table_rows = [[r["partition"] or "(none)", r["file"], r["role"], r["size"]] for r in rows_doc]
     text += fmt.table(["partition", "file", "role", "size"], table_rows, ("size",)) if table_rows else "(no files)"
     return doc, text
+
+
+def _lookup_line(lookup: Dict[str, Any]) -> str:
+    n = {k: f"{v:,}" for k, v in lookup.items() if isinstance(v, int)}
+    line = (
+        f"{lookup['index_type']} in {lookup['lookup_ms'] / 1000:.2f} s; files: {n['files_indexed']} indexed, "
+        f"{n['files_in_range']} in key range, {n['files_probed']} probed, {n['files_matched']} holding the keys; "
+        f"{n['keys_read']} stored keys read"
+    )
+    if lookup["bloom_checks"]:
+        line += f", {n['bloom_checks']} bloom checks ({n['bloom_positives']} positive)"
+    return line + f"; {n['records_found']} records found"
 
 
 def _partitions_of(commit: CommitMetadata) -> Dict[str, List[Dict[str, Any]]]:

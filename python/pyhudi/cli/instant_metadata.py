@@ -90,6 +90,37 @@ class CommitMetadata:
         return [s for s in self.write_stats if s.path]
 
 
+# What a pyhudi write's index lookup did, in its commit's extraMetadata (the connector's
+# io.pyhudi.index.IndexLookup): figure name -> key. Apache Hudi keeps these keys and never reads them.
+INDEX_LOOKUP_TYPE_KEY = "pyhudi.index.type"
+INDEX_LOOKUP_KEYS = {
+    "lookup_ms": "pyhudi.index.lookup.ms",
+    "files_indexed": "pyhudi.index.files.indexed",
+    "files_in_range": "pyhudi.index.files.in.range",
+    "files_probed": "pyhudi.index.files.probed",
+    "files_matched": "pyhudi.index.files.matched",
+    "keys_read": "pyhudi.index.keys.read",
+    "bloom_checks": "pyhudi.index.bloom.checks",
+    "bloom_positives": "pyhudi.index.bloom.positives",
+    "records_found": "pyhudi.index.records.found",
+}
+
+
+def index_lookup(extra: Dict[str, str]) -> Optional[Dict[str, Any]]:
+    """The index lookup a commit recorded (``index_type`` and the figures of ``INDEX_LOOKUP_KEYS``);
+    None when it recorded none or a figure is not a number (the figures are informational)."""
+    index_type = extra.get(INDEX_LOOKUP_TYPE_KEY)
+    if not index_type:
+        return None
+    out: Dict[str, Any] = {"index_type": index_type}
+    for name, key in INDEX_LOOKUP_KEYS.items():
+        try:
+            out[name] = int(extra.get(key, "0").strip())
+        except ValueError:
+            return None
+    return out
+
+
 def _int(value: Any) -> int:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.table
 
+import io.pyhudi.index.IndexLookup
 import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
 
 /**
@@ -13,6 +14,7 @@ import io.pyhudi.timeline.{Action, CommitMetadata, Instant, State}
  * @param startedAt     modification time (epoch ms) of the instant's earliest state file
  * @param completedAt   modification time of its completed file; table version 6 records no
  *                      completion time, so the file's time stands in for it
+ * @param indexLookup   what the write's index lookup did, when pyhudi wrote it with one
  */
 final case class HistoryEntry(
     instant: String,
@@ -25,7 +27,8 @@ final case class HistoryEntry(
     filesWritten: Long,
     bytesWritten: Long,
     startedAt: Option[Long],
-    completedAt: Option[Long]) {
+    completedAt: Option[Long],
+    indexLookup: Option[IndexLookup]) {
 
   def durationMs: Option[Long] = for (s <- startedAt; c <- completedAt) yield math.max(0L, c - s)
 }
@@ -69,7 +72,8 @@ object TableHistory {
       filesWritten = stats.size.toLong,
       bytesWritten = stats.map(_.totalWriteBytes).sum,
       startedAt = startedAt,
-      completedAt = completedAt)
+      completedAt = completedAt,
+      indexLookup = metadata.flatMap(m => IndexLookup.fromExtraMetadata(m.extraMetadata)))
   }
 
   def stateName(s: State): String = s match {

@@ -16,6 +16,12 @@ import io.pyhudi.table.{FileGroupSummary, HoodieTable, TableHistory}
  */
 object TableInfo {
 
+  /** `history()`'s `index_lookup`: io.pyhudi.index.IndexLookup's figures (null: no lookup). */
+  val IndexLookupSchema: StructType = StructType(
+    StructField("index_type", StringType, nullable = false) +:
+      Seq("lookup_ms", "files_indexed", "files_in_range", "files_probed", "files_matched", "keys_read",
+        "bloom_checks", "bloom_positives", "records_found").map(StructField(_, LongType, nullable = false)))
+
   val HistorySchema: StructType = StructType(Seq(
       StructField("instant", StringType, nullable = false),
       StructField("action", StringType, nullable = false),
@@ -28,7 +34,8 @@ object TableInfo {
       StructField("bytes_written", LongType, nullable = false),
       StructField("started_at", TimestampType),
       StructField("completed_at", TimestampType),
-      StructField("duration_ms", LongType)))
+      StructField("duration_ms", LongType),
+      StructField("index_lookup", IndexLookupSchema)))
 
   val FileGroupsSchema: StructType = StructType(Seq(
       StructField("partition", StringType, nullable = false),
@@ -46,7 +53,10 @@ object TableInfo {
     val rows = TableHistory.entries(open(spark, path, options)).map { e =>
       Row(e.instant, e.action, e.state, e.operation.orNull, e.rowsInserted, e.rowsUpdated, e.rowsDeleted,
         e.filesWritten, e.bytesWritten, e.startedAt.map(new java.sql.Timestamp(_)).orNull,
-        e.completedAt.map(new java.sql.Timestamp(_)).orNull, e.durationMs.map(Long.box).orNull)
+        e.completedAt.map(new java.sql.Timestamp(_)).orNull, e.durationMs.map(Long.box).orNull,
+        e.indexLookup.map(l =>
+          Row(l.indexType.name, l.millis, l.filesIndexed, l.filesInRange, l.filesProbed,
+            l.filesMatched, l.keysRead, l.bloomChecks, l.bloomPositives, l.recordsFound)).orNull)
     }
     spark.createDataFrame(rows.asJava, HistorySchema)
   }

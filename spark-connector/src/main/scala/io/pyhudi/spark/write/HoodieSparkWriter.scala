@@ -193,6 +193,8 @@ object HoodieSparkWriter {
     // Optimistic concurrency control: the keys this write inserts, checked at commit against
     // what concurrent commits inserted (two inserts of one new key into different file groups).
     var newKeys: WriteTransaction.NewKeyCheck = WriteTransaction.NoNewKeys
+    // What the index lookup did, for the commit's extraMetadata (writes that look keys up only).
+    var indexLookup: Option[io.pyhudi.index.IndexLookup] = None
     def checkInserts(inserted: RDD[WriteRecord]): Unit = if (concurrency.optimistic)
       newKeys = NewKeyConflicts(sc, inserted.map(r => IncomingRecords.identity(r, spec.isGlobalIndex)),
         spec.isGlobalIndex, table.basePath,
@@ -263,11 +265,13 @@ object HoodieSparkWriter {
           val files = TableFiles.load(table, if (allPartitions) None else Some(partitions))
           val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
             returningBatch = false, hadoopConf)
-          val tagged = (if (!lookup) records.map(r => (r, Option.empty[Location]))
-                        else SparkIndex(sc, spec, files, keyReader, conf).tag(keyed)).persist(
+          val lookupStarted = System.nanoTime()
+          val index = if (lookup) Some(SparkIndex(sc, spec, files, keyReader, conf)) else None
+          val tagged = index.fold(records.map(r => (r, Option.empty[Location])))(_.tag(keyed)).persist(
             StorageLevel.MEMORY_AND_DISK)
           cached += tagged
           val found = tagging(tagged)
+          indexLookup = index.map(_.lookup((System.nanoTime() - lookupStarted) / 1000000L, found))
           checkInserts(tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.keys)
           val bases = files.all.map { case (p, b) => Location(p, b.fileId) -> b }.toMap
           // Small-file packing never picks a file group a pending clustering rewrites.
@@ -285,7 +289,8 @@ object HoodieSparkWriter {
           (WriteExecution.run(tagged, plan, ctx, rollover = true, appends), Map.empty[String, Seq[String]])
       }
       PausePoint(Option(sc.getLocalProperty(PausePoint.Property)), "before-commit")
-      txn.commit(results.map(WriteStats.written), extraMetadata, replacedIds, newKeys,
+      val lookupMetadata = indexLookup.map(_.toExtraMetadata).getOrElse(Map.empty)
+      txn.commit(results.map(WriteStats.written), extraMetadata ++ lookupMetadata, replacedIds, newKeys,
         bucketed = spec.indexType == io.pyhudi.index.IndexType.Bucket)
     } catch {
       case e: Throwable =>

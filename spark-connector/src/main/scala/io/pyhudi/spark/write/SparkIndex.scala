@@ -5,11 +5,12 @@ import org.apache.spark.SparkContext
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.util.LongAccumulator
 import org.apache.spark.util.sketch.BloomFilter
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
-import io.pyhudi.index.{IndexType, Tag, TagResolution}
+import io.pyhudi.index.{IndexLookup, IndexType, Tag, TagResolution}
 import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
@@ -29,6 +30,14 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
 
   protected val indexed: IndexedSeq[(String, BaseFile)] = files.all.toIndexedSeq
 
+  // What the lookup's tasks did, for the commit's extraMetadata (IndexLookup). Counted once:
+  // the tagged records are persisted before the lookup runs.
+  protected val filesInRange = sc.longAccumulator("pyhudi.index.files.in.range")
+  protected val filesProbed = sc.longAccumulator("pyhudi.index.files.probed")
+  protected val keysRead = sc.longAccumulator("pyhudi.index.keys.read")
+  protected val bloomChecks = sc.longAccumulator("pyhudi.index.bloom.checks")
+  protected val bloomPositives = sc.longAccumulator("pyhudi.index.bloom.positives")
+
   /** (key, location) of the stored keys that incoming `records` may match. */
   protected def found(records: RDD[WriteRecord]): RDD[(String, Location)]
 
@@ -38,6 +47,17 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
   final def tag(keyed: RDD[(IncomingRecords.Identity, WriteRecord)]): RDD[(WriteRecord, Option[Location])] =
     if (indexed.isEmpty) keyed.map { case (_, r) => (r, None) }
     else join(keyed, found(keyed.values))
+
+  /**
+   * The lookup's figures once its tagged records have been counted (`tagging`), which runs it.
+   * With no base file to search, nothing was read and every figure but the found records is 0.
+   * @param millis wall time from the start of [[tag]] to the end of that count
+   */
+  final def lookup(millis: Long, tagging: io.pyhudi.write.plan.Tagging): IndexLookup = {
+    val inRange = if (spec.indexType.usesBloomFilters) filesInRange.sum else filesProbed.sum
+    IndexLookup(spec.indexType, millis, indexed.size.toLong, inRange, filesProbed.sum,
+      tagging.updated.size.toLong, keysRead.sum, bloomChecks.sum, bloomPositives.sum, tagging.located)
+  }
 
   private def join(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], found: RDD[(String, Location)])
       : RDD[(WriteRecord, Option[Location])] = {
@@ -77,6 +97,13 @@ object SparkIndex {
       throw Errors.internal("the bucket index has no lookup; route with write.plan.BucketRouting")
   }
 
+  /** [[storedKeys]], counted into the lookup's figures as they are read. */
+  def probe(
+      reader: FileReader, base: BaseFile, probed: LongAccumulator, read: LongAccumulator): Iterator[UTF8String] = {
+    probed.add(1L)
+    storedKeys(reader, base).map { k => read.add(1L); k }
+  }
+
   def keysOf(reader: FileReader, base: BaseFile): Iterator[String] = storedKeys(reader, base).map(_.toString)
 
   /** The record keys of a base file as UTF-8 strings, each valid until the next one is read. */
@@ -96,9 +123,10 @@ final class SimpleIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, ke
   protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
     val reader = keyReader
     val incoming = sc.broadcast(SimpleIndex.incomingKeys(records))
+    val (probed, read) = (filesProbed, keysRead)
     sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
       val filter = incoming.value
-      SparkIndex.storedKeys(reader, base)
+      SparkIndex.probe(reader, base, probed, read)
         .filter(k => filter.forall(_.mightContainBinary(k.getBytes)))
         .map(k => (k.toString, Location(partition, base.fileId)))
     }
@@ -147,14 +175,19 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
     val bcRanges = sc.broadcast(new KeyRanges(ranges.toSeq, spec.isGlobalIndex, spec.pruneByRanges))
     val candidates = records.flatMap(r => bcRanges.value.candidates(r.partitionPath, r.key).map(i => (i, r.key)))
     val reader = keyReader
+    val (inRange, checks, positives, probed, read) = (filesInRange, bloomChecks, bloomPositives, filesProbed, keysRead)
     candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
       val (partition, base) = bases(i)
       val bloom = BaseFileFooter.read(c.value, base.path).bloom
       // Stored keys are compared as UTF-8 bytes: only the keys found are decoded.
       val maybe = new java.util.HashSet[UTF8String]()
-      keys.foreach(k => if (bloom.forall(_.mightContain(k))) maybe.add(UTF8String.fromString(k)))
+      var n = 0L
+      keys.foreach { k => n += 1; if (bloom.forall(_.mightContain(k))) maybe.add(UTF8String.fromString(k)) }
+      inRange.add(1L)
+      checks.add(n)
+      positives.add(maybe.size.toLong)
       if (maybe.isEmpty) Iterator.empty
-      else SparkIndex.storedKeys(reader, base).filter(maybe.contains)
+      else SparkIndex.probe(reader, base, probed, read).filter(maybe.contains)
         .map(k => (k.toString, Location(partition, base.fileId)))
     }
   }

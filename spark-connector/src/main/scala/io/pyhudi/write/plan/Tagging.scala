@@ -6,10 +6,11 @@ import scala.collection.mutable
 import io.pyhudi.write.{Location, WriteRecord}
 
 /**
- * What index tagging found: the file groups that take updates or deletes, and the new records
- * of each partition. Each task counts its own records; only these figures reach the driver.
+ * What index tagging found: the file groups that take updates or deletes, the new records of
+ * each partition, and how many records were located. Each task counts its own records; only
+ * these figures reach the driver.
  */
-final case class Tagging(updated: Set[Location], inserts: Map[String, Long])
+final case class Tagging(updated: Set[Location], inserts: Map[String, Long], located: Long)
 
 object Tagging {
 
@@ -17,15 +18,17 @@ object Tagging {
   def count(tagged: Iterator[(WriteRecord, Option[Location])]): Tagging = {
     val updated = mutable.HashSet.empty[Location]
     val inserts = mutable.HashMap.empty[String, Long]
+    var located = 0L
     tagged.foreach {
-      case (_, Some(l)) => updated += l
+      case (_, Some(l)) => updated += l; located += 1
       case (r, None) if !r.isDelete => inserts(r.partitionPath) = inserts.getOrElse(r.partitionPath, 0L) + 1
       case _ => () // deleting a key the table does not hold
     }
-    Tagging(updated.toSet, inserts.toMap)
+    Tagging(updated.toSet, inserts.toMap, located)
   }
 
   /** The tasks' counts together. */
   def combine(parts: Seq[Tagging]): Tagging =
-    Tagging(parts.flatMap(_.updated).toSet, parts.flatMap(_.inserts).groupMapReduce(_._1)(_._2)(_ + _))
+    Tagging(parts.flatMap(_.updated).toSet, parts.flatMap(_.inserts).groupMapReduce(_._1)(_._2)(_ + _),
+      parts.map(_.located).sum)
 }

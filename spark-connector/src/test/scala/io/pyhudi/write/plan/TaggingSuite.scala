@@ -20,8 +20,8 @@ class TaggingSuite extends AnyFunSuite {
     rec("7", "p3", delete = true) -> None) // deleting a key the table does not hold
 
   test("located records mark their group updated, deletes included; unlocated non-deletes are inserts") {
-    assert(Tagging.count(tagged.iterator) == Tagging(Set(a, b), Map("p1" -> 1L, "p2" -> 2L)))
-    assert(Tagging.count(Iterator.empty) == Tagging(Set.empty, Map.empty))
+    assert(Tagging.count(tagged.iterator) == Tagging(Set(a, b), Map("p1" -> 1L, "p2" -> 2L), located = 3L))
+    assert(Tagging.count(Iterator.empty) == Tagging(Set.empty, Map.empty, located = 0L))
   }
 
   test("counting per task and combining gives the counts of one pass, however the records are split") {
