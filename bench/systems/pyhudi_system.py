@@ -34,16 +34,14 @@ class Pyhudi(HudiFamily):
             doc = json.load(f)
         stats = [s for ss in (doc.get("partitionToWriteStats") or {}).values() for s in ss]
         rec.setdefault("files_with_keys", []).append(sum(1 for s in stats if int(s.get("numUpdateWrites") or 0) > 0))
-        extra = doc.get("extraMetadata") or {}
-        figures = {
-            "index_lookup_ms": "pyhudi.index.lookup.ms",
-            "files_indexed": "pyhudi.index.files.indexed",
-            "files_in_range": "pyhudi.index.files.in.range",
-            "files_probed": "pyhudi.index.files.probed",
-        }
-        if "pyhudi.index.type" in extra:
-            for name, key in figures.items():
-                rec.setdefault(name, []).append(int(extra.get(key) or 0))
+        # The CLI's reading of the figures, so the key names live in one place on the Python side.
+        from pyhudi.cli.instant_metadata import index_lookup
+
+        lookup = index_lookup({str(k): str(v) for k, v in (doc.get("extraMetadata") or {}).items()})
+        if lookup:
+            rec.setdefault("index_lookup_ms", []).append(lookup["lookup_ms"])
+            for name in ("files_indexed", "files_in_range", "files_probed"):
+                rec.setdefault(name, []).append(lookup[name])
 
 
 def main() -> int:
