@@ -174,4 +174,51 @@ class LogRecordsSuite extends AnyFunSuite {
       assert(batched.remainingRecords.map(_.getString(0)).toSeq == one.remainingRecords.map(_.getString(0)).toSeq)
     }
   }
+
+  private def utf8Order(a: String, b: String): Boolean =
+    UTF8String.fromString(a).compareTo(UTF8String.fromString(b)) < 0
+
+  /** Looks `probes` up one by one (or in batches) and checks every answer against a map. */
+  private def agreeWithModel(logged: Seq[String], probes: Seq[String], batches: Boolean, clue: String): LogRecords = {
+    val records = new LogRecords(hasOrdering = false)
+    val model = new java.util.LinkedHashMap[String, String]()
+    logged.foreach { k => records.addRecord(k, row(s"v-$k"), null); model.put(k, s"v-$k") }
+    def answer(e: LogEntry): String = e match {
+      case LogRecord(r, _) => r.getString(0)
+      case null => null
+      case other => fail(s"$clue: $other")
+    }
+    if (batches) probes.grouped(97).foreach { g =>
+      val out = new Array[LogEntry](g.size)
+      records.takeAll(g.map(sliced).toArray, g.size, out)
+      g.zip(out).foreach { case (k, e) => assert(answer(e) == model.remove(k), s"$clue: $k") }
+    }
+    else probes.foreach(k => assert(answer(records.take(sliced(k))) == model.remove(k), s"$clue: $k"))
+    assert(records.size == model.size, clue)
+    assert(records.remainingRecords.map(_.getString(0)).toSeq == model.values.toArray.toSeq, clue)
+    records
+  }
+
+  test("base keys in any order find their entries: key order, runs, descending, shuffled, one by one or in batches") {
+    val rnd = new scala.util.Random(31)
+    // Keys that share prefixes, differ only in length or past the 8th byte, or hold bytes >= 0x80.
+    val odd = Seq("", "a", "a\u0000", "ab", "abcdefgh", "abcdefgh\u0000", "abcdefghi", "abcdefgi", "\u00e9t\u00e9",
+      "\uD83D\uDE00", "zzzzzzzzzzzzzzzzzzzzzzz1", "zzzzzzzzzzzzzzzzzzzzzzz2")
+    val universe = ((0 until 5000).map(_.toString) ++ odd).distinct
+    val sorted = universe.sortWith(utf8Order)
+    val orders = Seq(
+      "key order" -> sorted,
+      "numbers as strings" -> universe, // in key order but for a jump back at each new length
+      "descending" -> sorted.reverse,
+      "shuffled" -> rnd.shuffle(universe),
+      "sorted runs" -> (0 until 4).flatMap(_ => sorted.filter(_ => rnd.nextInt(3) == 0)))
+    for ((name, order) <- orders; batches <- Seq(true, false)) {
+      val logged = rnd.shuffle(universe).take(rnd.nextInt(universe.size / 4) + 1)
+      // Some base keys twice in a row, as in a table with duplicates; some not at all.
+      val probes = order.filter(_ => rnd.nextInt(10) != 0).flatMap(k => if (rnd.nextInt(50) == 0) Seq(k, k) else Seq(k))
+      val r = agreeWithModel(logged, probes, batches, s"$name, batches $batches")
+      r.addRecord("1", row("again"), null)
+      assert(value(Option(r.take(sliced("1")))) == Some("again"), name)
+    }
+  }
 }
