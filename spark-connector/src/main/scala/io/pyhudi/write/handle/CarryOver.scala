@@ -2,20 +2,66 @@
 package io.pyhudi.write.handle
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, Expression, Literal, UnsafeProjection}
-import org.apache.spark.sql.types.{StringType, StructType}
-import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.catalyst.util.{ArrayData, MapData}
+import org.apache.spark.sql.types.{DataType, Decimal, StructType}
+import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String, VariantVal}
+
+import io.pyhudi.errors.Errors
+import io.pyhudi.schema.MetaFields
 
 /**
  * Stored records moved into a new base file keep every column, their commit time and sequence
  * number included, except `_hoodie_file_name`, which names the new file.
  */
 private[handle] object CarryOver {
+
+  /**
+   * A view of each stored row (in the table schema) as the new file stores it, valid as long as
+   * the stored row is: the file writer consumes it at once, so no value is copied on the way.
+   */
   def projection(tableSchema: StructType, fileName: String): InternalRow => InternalRow = {
-    val exprs: Seq[Expression] = tableSchema.fields.toSeq.zipWithIndex.map {
-      case (_, 4) => Literal(UTF8String.fromString(fileName), StringType)
-      case (f, i) => BoundReference(i, f.dataType, f.nullable)
+    val view = new CarriedRow(UTF8String.fromString(fileName), tableSchema.length)
+    row => view(row)
+  }
+
+  private val FileNameOrdinal = MetaFields.Names.indexOf(MetaFields.FileName)
+
+  private final class CarriedRow(fileName: UTF8String, width: Int) extends InternalRow {
+    private var row: InternalRow = _
+
+    def apply(stored: InternalRow): InternalRow = {
+      row = stored
+      this
     }
-    UnsafeProjection.create(exprs)
+
+    override def numFields: Int = width
+
+    override def isNullAt(i: Int): Boolean = i != FileNameOrdinal && row.isNullAt(i)
+    override def getUTF8String(i: Int): UTF8String = if (i == FileNameOrdinal) fileName else row.getUTF8String(i)
+    override def get(i: Int, t: DataType): AnyRef = if (i == FileNameOrdinal) fileName else row.get(i, t)
+
+    override def getBoolean(i: Int): Boolean = row.getBoolean(i)
+    override def getByte(i: Int): Byte = row.getByte(i)
+    override def getShort(i: Int): Short = row.getShort(i)
+    override def getInt(i: Int): Int = row.getInt(i)
+    override def getLong(i: Int): Long = row.getLong(i)
+    override def getFloat(i: Int): Float = row.getFloat(i)
+    override def getDouble(i: Int): Double = row.getDouble(i)
+    override def getDecimal(i: Int, precision: Int, scale: Int): Decimal = row.getDecimal(i, precision, scale)
+    override def getBinary(i: Int): Array[Byte] = row.getBinary(i)
+    override def getInterval(i: Int): CalendarInterval = row.getInterval(i)
+    override def getVariant(i: Int): VariantVal = row.getVariant(i)
+    override def getStruct(i: Int, numFields: Int): InternalRow = row.getStruct(i, numFields)
+    override def getArray(i: Int): ArrayData = row.getArray(i)
+    override def getMap(i: Int): MapData = row.getMap(i)
+
+    override def copy(): InternalRow = {
+      val c = new CarriedRow(fileName, width)
+      c.row = row.copy()
+      c
+    }
+
+    override def setNullAt(i: Int): Unit = throw Errors.internal("a record being written is read-only")
+    override def update(i: Int, value: Any): Unit = throw Errors.internal("a record being written is read-only")
   }
 }
