@@ -37,10 +37,6 @@ class ImportBoundarySuite extends AnyFunSuite {
 
   /** Named exceptions, each with its reason. */
   private val exceptions: Map[String, String] = Map(
-    // Carrying a base file's rows over unchanged uses Catalyst's generated projection: copying
-    // field by field would cost a merge most of its speed.
-    "write/handle/CarryOver.scala" ->
-      "org.apache.spark.sql.catalyst.expressions.{BoundReference, Expression, Literal, UnsafeProjection}",
     // Log rows wait for their slice's base file as one UnsafeRow each, not an object per value:
     // a third less GC time on a merge-on-read scan.
     "read/FileSliceReader.scala" -> "org.apache.spark.sql.catalyst.expressions.UnsafeProjection",

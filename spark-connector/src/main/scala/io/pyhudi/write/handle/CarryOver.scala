@@ -2,12 +2,11 @@
 package io.pyhudi.write.handle
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.util.{ArrayData, MapData}
-import org.apache.spark.sql.types.{DataType, Decimal, StructType}
-import org.apache.spark.unsafe.types.{CalendarInterval, UTF8String, VariantVal}
+import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.errors.Errors
-import io.pyhudi.schema.MetaFields
+import io.pyhudi.schema.{ForwardingRow, MetaFields}
 
 /**
  * Stored records moved into a new base file keep every column, their commit time and sequence
@@ -26,9 +25,7 @@ private[handle] object CarryOver {
 
   private val FileNameOrdinal = MetaFields.Names.indexOf(MetaFields.FileName)
 
-  private final class CarriedRow(fileName: UTF8String, width: Int) extends InternalRow {
-    private var row: InternalRow = _
-
+  private final class CarriedRow(fileName: UTF8String, width: Int) extends ForwardingRow {
     def apply(stored: InternalRow): InternalRow = {
       row = stored
       this
@@ -39,21 +36,6 @@ private[handle] object CarryOver {
     override def isNullAt(i: Int): Boolean = i != FileNameOrdinal && row.isNullAt(i)
     override def getUTF8String(i: Int): UTF8String = if (i == FileNameOrdinal) fileName else row.getUTF8String(i)
     override def get(i: Int, t: DataType): AnyRef = if (i == FileNameOrdinal) fileName else row.get(i, t)
-
-    override def getBoolean(i: Int): Boolean = row.getBoolean(i)
-    override def getByte(i: Int): Byte = row.getByte(i)
-    override def getShort(i: Int): Short = row.getShort(i)
-    override def getInt(i: Int): Int = row.getInt(i)
-    override def getLong(i: Int): Long = row.getLong(i)
-    override def getFloat(i: Int): Float = row.getFloat(i)
-    override def getDouble(i: Int): Double = row.getDouble(i)
-    override def getDecimal(i: Int, precision: Int, scale: Int): Decimal = row.getDecimal(i, precision, scale)
-    override def getBinary(i: Int): Array[Byte] = row.getBinary(i)
-    override def getInterval(i: Int): CalendarInterval = row.getInterval(i)
-    override def getVariant(i: Int): VariantVal = row.getVariant(i)
-    override def getStruct(i: Int, numFields: Int): InternalRow = row.getStruct(i, numFields)
-    override def getArray(i: Int): ArrayData = row.getArray(i)
-    override def getMap(i: Int): MapData = row.getMap(i)
 
     override def copy(): InternalRow = {
       val c = new CarriedRow(fileName, width)
