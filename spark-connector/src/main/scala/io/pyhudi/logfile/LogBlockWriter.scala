@@ -35,12 +35,18 @@ object LogBlockWriter {
   }
 
   /** An AVRO_DATA block of `records` written by `instantTime` under `schema`. */
-  def avroDataBlock(instantTime: String, schema: Schema, records: Seq[GenericRecord],
-      partial: Boolean = false): AvroDataBlock =
+  def avroDataBlock(instantTime: String, schema: Schema, records: Seq[GenericRecord]): AvroDataBlock =
+    avroDataBlock(instantTime, schema, avroContent(schema, records), partial = false)
+
+  /**
+   * An AVRO_DATA block of `content` (from [[avroContent]] or an [[AvroBlockBuilder]]) written by
+   * `instantTime` under `schema`; `partial` marks a partial-column block.
+   */
+  def avroDataBlock(instantTime: String, schema: Schema, content: Array[Byte], partial: Boolean): AvroDataBlock =
     AvroDataBlock(
       ListMap(HeaderKey.InstantTime -> instantTime, HeaderKey.Schema -> schema.toString) ++
         (if (partial) Seq(HeaderKey.IsPartial -> "true") else Nil),
-      avroContent(schema, records))
+      content)
 
   /** AVRO_DATA content (§6.5): version 3, record count, length-prefixed records under `schema`. */
   def avroContent(schema: Schema, records: Seq[GenericRecord]): Array[Byte] =

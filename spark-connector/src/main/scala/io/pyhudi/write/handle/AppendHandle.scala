@@ -7,10 +7,10 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types.StructType
 
-import io.pyhudi.avro.AvroSerializer
+import io.pyhudi.avro.AvroRowEncoder
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.{LogFile, PartitionMetafile}
-import io.pyhudi.logfile.{DeleteRecord, LogBlock, LogBlockWriter}
+import io.pyhudi.logfile.{AvroBlockBuilder, DeleteRecord, LogBlock, LogBlockWriter}
 import io.pyhudi.storage.Storage
 import io.pyhudi.write.WriteRecord
 import io.pyhudi.write.commit.IOType
@@ -48,14 +48,15 @@ final class AppendHandle(
   val fileName: String = LogFile.fileName(fileId, baseInstant, nextLogVersion, writeToken)
 
   private val started = System.currentTimeMillis()
-  private val incoming = mutable.LinkedHashMap.empty[String, WriteRecord]
+  // Java's map: Scala's mutable.LinkedHashMap took a tenth of appending the logs.
+  private val incoming = new java.util.LinkedHashMap[String, WriteRecord]()
 
   /**
    * Adds an upsert, or a delete when `record.isDelete`. For a repeated key the later record
    * wins (de-duplication ran before). `record.row` is kept until [[write]]: it must not be a
    * reused buffer.
    */
-  def add(record: WriteRecord): Unit = incoming.update(record.key, record)
+  def add(record: WriteRecord): Unit = incoming.put(record.key, record)
 
   /**
    * Writes the log file(s): partition metafile if missing, an APPEND marker before each file,
@@ -66,13 +67,12 @@ final class AppendHandle(
   def write(): Seq[HandleResult] = {
     if (incoming.isEmpty) throw Errors.internal(
       s"No records to append to file group $fileId in partition '$partitionPath' for instant ${ctx.instantTime}")
-    val (deletes, upserts) = incoming.values.toSeq.partition(_.isDelete)
     val storage = new Storage(ctx.conf.value)
     PartitionMetafile.ensure(storage, ctx.basePath, partitionPath, ctx.instantTime)
     val blockSchema = ctx.dataBlockSchema
     val ordinals = ctx.logOrdinals.toArray
-    val serializer = new AvroSerializer(StructType(ordinals.map(ctx.tableSchema(_))), blockSchema)
-    // A partial-column write serializes the columns it sets only.
+    val encoder = new AvroRowEncoder(StructType(ordinals.map(ctx.tableSchema(_))), blockSchema)
+    // A partial-column write encodes the columns it sets only.
     val types = ordinals.map(ctx.tableSchema(_).dataType)
     def logged(row: InternalRow): InternalRow =
       if (ctx.partial.isEmpty) row
@@ -82,15 +82,21 @@ final class AppendHandle(
     // A log record's `_hoodie_file_name` is its file group's id.
     val record = new MetaFieldsRow(ctx.instantTime, partitionPath, fileId)
     val seqNos = new CommitSeqNos(ctx.instantTime, taskPartition, first = 1)
-    val records = upserts.iterator.map { r =>
-      serializer.serialize(logged(record(seqNos.next(), r.key, r.row))) -> r.key
-    }
+    val block = new AvroBlockBuilder
     val results = mutable.ArrayBuffer.empty[HandleResult]
     var version = nextLogVersion
-    def writeFile(chunk: Seq[(org.apache.avro.generic.GenericRecord, String)], dels: Seq[WriteRecord]): Unit = {
+    // The keys of the file being built, for its write stat.
+    var minKey: String = null
+    var maxKey: String = null
+    def sawKey(k: String): Unit = {
+      if (minKey == null || k.compareTo(minKey) < 0) minKey = k
+      if (maxKey == null || k.compareTo(maxKey) > 0) maxKey = k
+    }
+    def writeFile(dels: Seq[WriteRecord]): Unit = {
+      val records = block.count
       val blocks =
-        (if (chunk.isEmpty) None
-         else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, blockSchema, chunk.map(_._1),
+        (if (records == 0) None
+         else Some(LogBlockWriter.avroDataBlock(ctx.instantTime, blockSchema, block.content(),
              partial = ctx.partial.isDefined))).toSeq ++
           deleteBlock(dels)
       val bytes = LogBlockWriter.encodeFile(blocks)
@@ -109,27 +115,32 @@ final class AppendHandle(
       }
       while (!publish(LogFile.fileName(fileId, baseInstant, version, writeToken))) version += 1
       val name = LogFile.fileName(fileId, baseInstant, version, writeToken)
-      val keys = chunk.map(_._2) ++ dels.map(_.key)
+      dels.foreach(d => sawKey(d.key))
       results += HandleResult(partitionPath, fileId, ctx.relativePath(partitionPath, name), Some(baseInstant),
-        numWrites = chunk.size.toLong, numInserts = 0L, numUpdates = chunk.size.toLong,
-        numDeletes = dels.size.toLong, fileSize = bytes.length.toLong, minKey = keys.min, maxKey = keys.max,
+        numWrites = records.toLong, numInserts = 0L, numUpdates = records.toLong,
+        numDeletes = dels.size.toLong, fileSize = bytes.length.toLong, minKey = minKey, maxKey = maxKey,
         timeMillis = System.currentTimeMillis() - started, baseFile = Some(baseFileName),
         logFiles = Seq(name), logVersion = Some(version))
       version += 1
+      block.clear()
+      minKey = null
+      maxKey = null
     }
-    // Files hold as many records as fit in maxLogFileSize, at the bytes per record measured on
-    // a first sample.
-    val buffer = mutable.Queue.empty[(org.apache.avro.generic.GenericRecord, String)]
-    buffer ++= records.take(1000)
-    val perRecord = if (buffer.isEmpty) 1L
-    else math.max(1L, LogBlockWriter.avroContent(blockSchema, buffer.map(_._1).toSeq).length.toLong / buffer.size)
-    val chunkSize = math.max(1L, math.min(Int.MaxValue.toLong, ctx.maxLogFileSize / perRecord)).toInt
-    while (buffer.nonEmpty || records.hasNext) {
-      while (buffer.size < chunkSize && records.hasNext) buffer += records.next()
-      val chunk = (1 to math.min(chunkSize, buffer.size)).map(_ => buffer.dequeue())
-      writeFile(chunk, if (buffer.isEmpty && !records.hasNext) deletes else Nil)
+    // A file takes records while they fit in maxLogFileSize, and at least one.
+    val limit = math.min(ctx.maxLogFileSize, AppendHandle.MaxBlockBytes)
+    val deletes = mutable.ArrayBuffer.empty[WriteRecord]
+    val it = incoming.values.iterator
+    while (it.hasNext) {
+      val r = it.next()
+      if (r.isDelete) deletes += r
+      else {
+        val size = block.encode(out => encoder.write(logged(record(seqNos.next(), r.key, r.row)), out))
+        if (block.count > 0 && block.contentSize + 4 + size > limit) writeFile(Nil)
+        block.append()
+        sawKey(r.key)
+      }
     }
-    if (upserts.isEmpty) writeFile(Nil, deletes)
+    writeFile(deletes.toSeq)
     results.toSeq
   }
 
@@ -137,4 +148,10 @@ final class AppendHandle(
     if (deletes.isEmpty) None
     else Some(LogBlockWriter.deleteBlock(ctx.instantTime, ctx.logSchema,
         deletes.map(r => DeleteRecord(r.key, Some(partitionPath), None))))
+}
+
+private object AppendHandle {
+
+  /** A data block's bytes are one Java array: files roll over at 1 GiB whatever the setting. */
+  val MaxBlockBytes: Long = 1L << 30
 }
