@@ -43,7 +43,9 @@ class ImportBoundarySuite extends AnyFunSuite {
     // The logged keys' bytes lie in one array, hashed and compared in place 8 bytes at a time
     // (UTF8String, allowed, offers them only a byte at a time): a merge-on-read scan's key
     // lookups wait on memory, and the fewer places a lookup touches, the less they wait.
-    "merge/LogRecords.scala" -> "org.apache.spark.unsafe.Platform")
+    "merge/LogRecords.scala" -> "org.apache.spark.unsafe.Platform",
+    // The same keys hashed 8 bytes at a time, for the merges' and the bloom index's key sets.
+    "keygen/KeyHash.scala" -> "org.apache.spark.unsafe.Platform")
 
   private def imports(p: Path): Seq[String] =
     Files.readAllLines(p).asScala.map(_.trim).filter(_.startsWith("import ")).map(_.stripPrefix("import ").trim).toSeq

@@ -5,6 +5,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.Platform
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.pyhudi.keygen.KeyHash
+
 /** The state of one key after replaying log blocks: a record, or a delete. */
 sealed trait LogEntry
 final case class LogRecord(row: InternalRow, ordering: Any) extends LogEntry
@@ -75,37 +77,10 @@ final class LogRecords(hasOrdering: Boolean) {
     (present(b >>> 6) & (1L << b)) != 0
   }
 
-  /** A cheap 64-bit hash of `n` bytes at `offset` of `base`, 8 bytes at a time. */
-  private def hashOf(base: AnyRef, offset: Long, n: Int): Long = {
-    var h = (prefix(base, offset, n) ^ n) * 0xff51afd7ed558ccdL
-    var i = 8
-    while (i + 8 <= n) {
-      h = (h ^ Platform.getLong(base, offset + i)) * 0xc4ceb9fe1a85ec53L
-      i += 8
-    }
-    while (i < n) {
-      h = (h ^ Platform.getByte(base, offset + i)) * 0xc4ceb9fe1a85ec53L
-      i += 1
-    }
-    h ^ (h >>> 29)
-  }
+  private def hashOf(key: UTF8String): Long = KeyHash.of(key)
 
-  /** The first 8 bytes as UTF8String.getPrefix reads them (fewer, zero-padded, for a short key). */
-  private def prefix(base: AnyRef, offset: Long, n: Int): Long =
-    if (n >= 8) Platform.getLong(base, offset)
-    else {
-      var p = 0L
-      var i = 0
-      while (i < n) {
-        p |= (Platform.getByte(base, offset + i) & 0xffL) << (8 * i)
-        i += 1
-      }
-      p
-    }
-
-  private def hashOf(key: UTF8String): Long = hashOf(key.getBaseObject, key.getBaseOffset, key.numBytes)
-
-  private def hashOfId(id: Int): Long = hashOf(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id))
+  private def hashOfId(id: Int): Long =
+    KeyHash.of(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id))
 
   /** The hash cut to the bitset's size. */
   private def bit(h: Long): Int = ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift

@@ -10,7 +10,7 @@ import org.apache.spark.util.sketch.BloomFilter
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
-import io.pyhudi.index.{IndexLookup, IndexType, Tag, TagResolution}
+import io.pyhudi.index.{IndexLookup, IndexType, KeySet, Tag, TagResolution}
 import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
@@ -180,9 +180,10 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
       val (partition, base) = bases(i)
       val bloom = BaseFileFooter.read(c.value, base.path).bloom
       // Stored keys are compared as UTF-8 bytes: only the keys found are decoded.
-      val maybe = new java.util.HashSet[UTF8String]()
+      val passed = new java.util.ArrayList[UTF8String]()
       var n = 0L
-      keys.foreach { k => n += 1; if (bloom.forall(_.mightContain(k))) maybe.add(UTF8String.fromString(k)) }
+      keys.foreach { k => n += 1; if (bloom.forall(_.mightContain(k))) passed.add(UTF8String.fromString(k)) }
+      val maybe = new KeySet(passed)
       inRange.add(1L)
       checks.add(n)
       positives.add(maybe.size.toLong)
