@@ -482,7 +482,7 @@ No default.
 
 LOGFILE_MAX_SIZE = "hoodie.logfile.max.size"
 """Merge-on-read: a write's log file for one file slice rolls over to the next log version at this
-size.
+size (at most 1 GiB: a log file's data block is built in memory as one array).
 
 Default: ``1073741824``.
 """

@@ -242,7 +242,8 @@ object WriteConfig {
     "delete_partition: comma-separated partition paths to delete (as stored, e.g. city=paris).")
 
   val LogFileMaxSize: ConfigEntry[Long] = long("hoodie.logfile.max.size", 1073741824L,
-    "Merge-on-read: a write's log file for one file slice rolls over to the next log version at this size.")
+    "Merge-on-read: a write's log file for one file slice rolls over to the next log version at this size " +
+      "(at most 1 GiB: a log file's data block is built in memory as one array).")
 
   val CompactInline: ConfigEntry[Boolean] = ConfigEntry.boolean("hoodie.compact.inline", default = false,
     "Merge-on-read: after a delta commit, compact when hoodie.compact.inline.max.delta.commits " +
