@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.Platform
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.pyhudi.keygen.KeyHash
+import io.pyhudi.keygen.{KeyHash, KeyHashBits}
 
 /** The state of one key after replaying log blocks: a record, or a delete. */
 sealed trait LogEntry
@@ -53,19 +53,13 @@ final class LogRecords(hasOrdering: Boolean) {
   // Most base rows have no log entry. A bitset of the keys' hashes, small enough to stay in
   // cache, answers those lookups without reaching into the table. Built on the first lookup
   // after the last add.
-  private var present: Array[Long] = _
-  private var shift = 0
+  private var present: KeyHashBits = _
 
   private def buildPresent(): Unit = {
-    val bits = Integer.highestOneBit(math.max(64, math.min(live, 1 << 26) * 16 - 1)) << 1
-    shift = 32 - Integer.numberOfTrailingZeros(bits)
-    present = new Array[Long](bits >>> 6)
+    present = new KeyHashBits(live)
     var id = 0
     while (id < ids) {
-      if (values(id) != null) {
-        val b = bit(hashOfId(id))
-        present(b >>> 6) |= 1L << b
-      }
+      if (values(id) != null) present.add(hashOfId(id))
       id += 1
     }
   }
@@ -73,17 +67,13 @@ final class LogRecords(hasOrdering: Boolean) {
   /** False when no live key has hash `h`; builds the bitset after adds. */
   private def mayHold(h: Long): Boolean = {
     if (present == null) buildPresent()
-    val b = bit(h)
-    (present(b >>> 6) & (1L << b)) != 0
+    present.mayHold(h)
   }
 
   private def hashOf(key: UTF8String): Long = KeyHash.of(key)
 
   private def hashOfId(id: Int): Long =
     KeyHash.of(keyBytes, Platform.BYTE_ARRAY_OFFSET + keyOffsets(id), keyLengths(id))
-
-  /** The hash cut to the bitset's size. */
-  private def bit(h: Long): Int = ((h * 0x9e3779b97f4a7c15L) >>> 32).toInt >>> shift
 
   private def slotOf(h: Long): Int = (h ^ (h >>> 32)).toInt & (slots.length - 1)
 
