@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.logfile
 
-import java.io.{ByteArrayOutputStream, DataOutputStream}
 import java.nio.{BufferUnderflowException, ByteBuffer}
 
 import scala.util.control.NonFatal
 
 import org.apache.avro.Schema
 import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord}
-import org.apache.avro.io.{BinaryDecoder, DecoderFactory, EncoderFactory}
+import org.apache.avro.io.{BinaryDecoder, DecoderFactory}
 
 import io.pyhudi.errors.{Errors, PyhudiException}
 
@@ -86,19 +85,11 @@ private[logfile] object AvroBlockContent {
 
   def encode(schema: Schema, records: Iterable[GenericRecord]): Array[Byte] = {
     val writer = new GenericDatumWriter[GenericRecord](schema)
-    val bytes = new ByteArrayOutputStream()
-    val out = new DataOutputStream(bytes)
-    out.writeInt(Version)
-    out.writeInt(records.size)
-    val recordBytes = new ByteArrayOutputStream()
-    val encoder = EncoderFactory.get().directBinaryEncoder(recordBytes, null)
+    val block = new AvroBlockBuilder
     records.foreach { r =>
-      recordBytes.reset()
-      writer.write(r, encoder)
-      out.writeInt(recordBytes.size)
-      recordBytes.writeTo(out)
+      block.encode(writer.write(r, _))
+      block.append()
     }
-    out.flush()
-    bytes.toByteArray
+    block.content()
   }
 }
