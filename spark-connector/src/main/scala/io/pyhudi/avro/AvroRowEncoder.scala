@@ -52,16 +52,16 @@ private object AvroRowEncoder {
   /** A record's fields in the Avro schema's order, each read from its Spark ordinal. */
   def recordWriter(struct: StructType, schema: Schema, path: String): (InternalRow, Encoder) => Unit = {
     if (schema.getType != RECORD) throw Errors.internal(s"a log block's schema is not a record: ${schema.getType}")
-    val byName = struct.fields.zipWithIndex.map { case (f, i) =>
-      val fieldPath = if (path.isEmpty) f.name else s"$path.${f.name}"
+    def pathOf(name: String) = if (path.isEmpty) name else s"$path.$name"
+    val byPosition = struct.fields.zipWithIndex.map { case (f, i) =>
       val avroField = Option(schema.getField(f.name)).getOrElse(
-        throw Errors.unsupportedAvroType(fieldPath, "(missing)",
+        throw Errors.unsupportedAvroType(pathOf(f.name), "(missing)",
           s"the Avro record ${schema.getFullName} has no such field"))
-      avroField.pos -> (i, nullable(f.dataType, avroField.schema, fieldPath))
+      avroField.pos -> (i, nullable(f.dataType, avroField.schema, pathOf(f.name)))
     }.toMap
     // Avro writes every field of the record, in its order; one the Spark schema lacks is null.
     val steps = schema.getFields.asScala.toArray.map { f =>
-      byName.getOrElse(f.pos, (-1, nullable(NullType, f.schema, if (path.isEmpty) f.name else s"$path.${f.name}")))
+      byPosition.getOrElse(f.pos, (0, absent(f.schema, pathOf(f.name))))
     }
     val ordinals = steps.map(_._1)
     val writers = steps.map(_._2)
@@ -77,28 +77,40 @@ private object AvroRowEncoder {
   /** A writer that also accepts nulls: the null branch of a union, an error otherwise. */
   private def nullable(t: DataType, schema: Schema, path: String): Writer = {
     val display = AvroSchemaConverter.display(path)
-    if (schema.getType != UNION) {
-      if (t == NullType) throw Errors.unsupportedAvroType(display, schema.toString,
-        "the row has no such field and the Avro type takes no null")
-      val w = writer(t, schema, path)
-      (g, i, out) =>
-        if (i >= 0 && !g.isNullAt(i)) w(g, i, out)
-        else throw Errors.nullInNonNullableAvro(display, schema.toString)
-    } else {
-      val branches = schema.getTypes.asScala.toIndexedSeq
-      val nullIndex = branches.indexWhere(_.getType == NULL)
-      val valueIndex = branches.indexWhere(_.getType != NULL)
-      if (branches.size > 2 || (branches.size == 2 && nullIndex < 0) || valueIndex < 0)
-        throw Errors.unsupportedAvroType(display, schema.toString, "only [\"null\", T] unions are written")
-      if (t == NullType && nullIndex < 0) throw Errors.unsupportedAvroType(display, schema.toString,
-        "the row has no such field and the Avro type takes no null")
-      val w = if (t == NullType) null else writer(t, branches(valueIndex), path)
-      (g, i, out) =>
-        if (i >= 0 && !g.isNullAt(i)) { out.writeIndex(valueIndex); w(g, i, out) }
-        else if (nullIndex >= 0) { out.writeIndex(nullIndex); out.writeNull() }
-        else throw Errors.nullInNonNullableAvro(display, schema.toString)
-    }
+    val (nullIndex, valueIndex) = branches(schema, display)
+    val w = writer(t, if (valueIndex < 0) schema else schema.getTypes.get(valueIndex), path)
+    if (valueIndex < 0) (g, i, out) =>
+      if (!g.isNullAt(i)) w(g, i, out)
+      else throw Errors.nullInNonNullableAvro(display, schema.toString)
+    else (g, i, out) =>
+      if (!g.isNullAt(i)) { out.writeIndex(valueIndex); w(g, i, out) }
+      else if (nullIndex >= 0) { out.writeIndex(nullIndex); out.writeNull() }
+      else throw Errors.nullInNonNullableAvro(display, schema.toString)
   }
+
+  /** The writer of a field the row lacks: always its null branch. */
+  private def absent(schema: Schema, path: String): Writer = {
+    val display = AvroSchemaConverter.display(path)
+    val (nullIndex, _) = branches(schema, display)
+    if (nullIndex < 0) throw Errors.unsupportedAvroType(display, schema.toString,
+      "the row has no such field and the Avro type takes no null")
+    (_, _, out) => { out.writeIndex(nullIndex); out.writeNull() }
+  }
+
+  /**
+   * A union's null and value branch indexes (-1: none), or (-1, -1) for a schema that is not a
+   * union; only `["null", T]` unions (either order) and `[T]` are written.
+   */
+  private def branches(schema: Schema, display: String): (Int, Int) =
+    if (schema.getType != UNION) (-1, -1)
+    else {
+      val types = schema.getTypes.asScala.toIndexedSeq
+      val nullIndex = types.indexWhere(_.getType == NULL)
+      val valueIndex = types.indexWhere(_.getType != NULL)
+      if (types.size > 2 || (types.size == 2 && nullIndex < 0) || valueIndex < 0)
+        throw Errors.unsupportedAvroType(display, schema.toString, "only [\"null\", T] unions are written")
+      (nullIndex, valueIndex)
+    }
 
   private def writer(t: DataType, schema: Schema, path: String): Writer = {
     def unwritable = Errors.unsupportedAvroType(AvroSchemaConverter.display(path), schema.toString,
