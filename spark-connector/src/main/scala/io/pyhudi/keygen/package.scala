@@ -9,5 +9,7 @@ package io.pyhudi
  * Write side: [[keygen.KeyGenConfig]] (from options or table config) and
  * [[keygen.KeyGenerator]]. Read side: [[keygen.RecordKeys]] rebuilds keys of tables written
  * without meta fields and [[keygen.PartitionValues]] maps partition paths back to column values.
+ * In memory only: [[keygen.KeyHash]] and [[keygen.KeyHashBits]], the keys' hash and hash bitset of
+ * the merge-on-read merge's and the bloom index's key lookups.
  */
 package object keygen
