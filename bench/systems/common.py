@@ -182,6 +182,7 @@ class Bench:
         times: List[float] = []
         floors: List[float] = []
         out: Any = None
+        floor_out: Any = None
         for i in range(self.read_repeats):
             for which in ("step", "floor") if i % 2 == 0 else ("floor", "step"):
                 if which == "floor" and floor is None:
@@ -191,8 +192,10 @@ class Bench:
                     out = fn()
                     times.append(time.perf_counter() - start)
                 else:
-                    floor.fn("")
+                    floor_out = floor.fn("")
                     floors.append(time.perf_counter() - start)
+        if floor is not None and floor.same_rows and floor_out != out:
+            raise RuntimeError(f"the parquet copy of the table read {floor_out}, the table {out}: not the same rows")
         fields: Dict[str, Any] = {"times": statistics.median(times)}
         if floors:
             fields["floor"] = statistics.median(floors)
@@ -225,27 +228,32 @@ class Bench:
         df = self.inputs[name]
         return Floor(f"write {name}", lambda folder: df.write.partitionBy(PARTITION).parquet(folder))
 
-    def floor_scan(self) -> "Floor":
-        return Floor(
-            "scan", lambda folder: self.checksum(self.spark.read.parquet(self._floor_copy())), self._floor_copy
-        )
+    def floor_scan(self, copy: str, rows: Callable[[], Any]) -> "Floor":
+        """The scan on a parquet copy of the rows the system's scan returns (``rows()``, the
+        table as it stands), so both read the same values."""
+        folder = lambda: self._floor_copy(copy, rows)  # noqa: E731
+        return Floor(f"scan {copy}", lambda _: self.checksum(self._read_copy(folder())), folder, True)
 
-    def floor_filter(self) -> "Floor":
-        return Floor(
-            "filter",
-            lambda folder: self.checksum(self.filtered(self.spark.read.parquet(self._floor_copy()))),
-            self._floor_copy,
-        )
+    def floor_filter(self, copy: str, rows: Callable[[], Any]) -> "Floor":
+        folder = lambda: self._floor_copy(copy, rows)  # noqa: E731
+        return Floor(f"filter {copy}", lambda _: self.checksum(self.filtered(self._read_copy(folder()))), folder, True)
 
     def floor_read(self, name: str) -> "Floor":
         """The same query on the input ``name`` (the rows an incremental read returns)."""
         return Floor(f"read {name}", lambda folder: self.checksum(self.inputs[name]))
 
-    def _floor_copy(self) -> str:
-        """A partitioned parquet copy of the table rows, written once per process, untimed."""
-        folder = os.path.join(self.work, "parquet_copy")
+    def _read_copy(self, folder: str) -> Any:
+        # the table's schema: Spark would otherwise infer the partition folders' `day` as a date
+        return self.spark.read.schema(self.inputs["table"].schema).parquet(folder)
+
+    def _floor_copy(self, copy: str, rows: Callable[[], Any]) -> str:
+        """A partitioned parquet copy of ``rows()``, written untimed the first time the worker
+        needs it. Every run replays the same steps on the same inputs, so the table holds the
+        same rows when later runs read it (``read_step`` checks the checksums agree)."""
+        slug = "".join(ch if ch.isalnum() else "_" for ch in copy)
+        folder = os.path.join(self.work, "parquet_copy", slug)
         if not os.path.exists(os.path.join(folder, "_SUCCESS")):
-            self.inputs["table"].write.mode("overwrite").partitionBy(PARTITION).parquet(folder)
+            rows().select(*self.columns).write.mode("overwrite").partitionBy(PARTITION).parquet(folder)
         return folder
 
     # -- driving ------------------------------------------------------------------------------
@@ -286,12 +294,16 @@ class Bench:
 
 class Floor:
     """A plain-parquet step: ``key`` names what it does, ``fn(folder)`` does it, ``prepare()``
-    runs untimed before it."""
+    runs untimed before it; ``same_rows``: it queries a copy of the step's table, so its result
+    must be the step's."""
 
-    def __init__(self, key: str, fn: Callable[[str], Any], prepare: Callable[[], Any] = lambda: None) -> None:
+    def __init__(
+        self, key: str, fn: Callable[[str], Any], prepare: Callable[[], Any] = lambda: None, same_rows: bool = False
+    ) -> None:
         self.key = key
         self.fn = fn
         self.prepare = prepare
+        self.same_rows = same_rows
 
 
 def _listing(path: str) -> Dict[str, int]:

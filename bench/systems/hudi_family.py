@@ -125,8 +125,11 @@ class HudiFamily:
         )
         if self.upserts_only:
             return
-        b.read_step(variant, SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
-        b.read_step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(path))), floor=b.floor_filter())
+        rows = lambda: self.read(path)  # noqa: E731
+        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_scan(f"{variant} {SCAN}", rows))
+        b.read_step(
+            variant, FILTER, lambda: b.checksum(b.filtered(rows())), floor=b.floor_filter(f"{variant} {SCAN}", rows)
+        )
         scale = b.inputs["upsert_scale"]
         b.step(
             variant,
@@ -194,12 +197,15 @@ class HudiFamily:
         self.after_upsert(variant, MOR_UPSERT, path)
         if self.upserts_only:
             return
-        b.read_step(variant, MOR_SCAN, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        rows = lambda: self.read(path)  # noqa: E731
+        # compaction leaves the rows as they are: both merge-on-read scans share one copy
+        floor = b.floor_scan(f"{variant} {MOR_SCAN}", rows)
+        b.read_step(variant, MOR_SCAN, lambda: b.checksum(rows()), floor=floor)
         before = len(self.commits(path))
         b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))
         if len(self.commits(path)) == before:
             raise RuntimeError("the compaction committed nothing")
-        b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(path)), floor=b.floor_scan())
+        b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(rows()), floor=floor)
         # the 1% upsert of the 0.1x table into the compacted 1x table (updates go to log files)
         scale = b.inputs["upsert_scale"]
         b.step(

@@ -80,8 +80,11 @@ class MergeFamily:
         b.na(variant, INCREMENTAL, self.incremental_na)
         deletes = b.batch(DELETE_1)
         b.step(variant, DELETE_1, lambda: self.merge(deletes, variant, delete=True), path, b.floor_write("delete_1"))
-        b.read_step(variant, SCAN, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
-        b.read_step(variant, FILTER, lambda: b.checksum(b.filtered(self.read(variant))), floor=b.floor_filter())
+        rows = lambda: self.read(variant)  # noqa: E731
+        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_scan(f"{variant} {SCAN}", rows))
+        b.read_step(
+            variant, FILTER, lambda: b.checksum(b.filtered(rows())), floor=b.floor_filter(f"{variant} {SCAN}", rows)
+        )
         scale = b.inputs["upsert_scale"]
         b.step(variant, SCALE_LARGE, lambda: self.merge(scale, variant), path, b.floor_write("upsert_scale"))
 
@@ -99,9 +102,12 @@ class MergeFamily:
         b.step(variant, MOR_LOAD, lambda: self.create(table, variant, "merge-on-read"), path, b.floor_write("table"))
         batch = b.batch(UPSERT_10_UNIFORM)
         b.step(variant, MOR_UPSERT, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
-        b.read_step(variant, MOR_SCAN, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
+        rows = lambda: self.read(variant)  # noqa: E731
+        # compaction leaves the rows as they are: both merge-on-read scans share one copy
+        floor = b.floor_scan(f"{variant} {MOR_SCAN}", rows)
+        b.read_step(variant, MOR_SCAN, lambda: b.checksum(rows()), floor=floor)
         b.step(variant, MOR_COMPACT, lambda: self.compact(variant), path, b.floor_write("table"))
-        b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(self.read(variant)), floor=b.floor_scan())
+        b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(rows()), floor=floor)
 
     def warmup(self, _path: str) -> None:
         small = self.b.inputs["upsert_1_uniform"].limit(2000)
