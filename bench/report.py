@@ -235,9 +235,9 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         "",
         "median, min, max: seconds over the runs; x parquet: the median over the runs of the "
         "step's time over the plain-parquet equivalent timed in the same process and run (a write "
-        "of the same input rows, or the same query on a parquet copy of the table); MB, files: "
-        "written or changed under the "
-        "table folder by the step (metadata included). A query timed several times per run counts "
+        "of the same input rows, or the same query on a parquet copy of the rows the table holds); "
+        "MB, files: written or changed under the table folder by the step (metadata included). "
+        "A query timed several times per run counts "
         "with the median of its repetitions, and its floor with the median of the floor's, timed "
         "alternately with them (query, floor, floor, query, ...).",
         "",
