@@ -126,9 +126,12 @@ class HudiFamily:
         if self.upserts_only:
             return
         rows = lambda: self.read(path)  # noqa: E731
-        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_scan(f"{variant} {SCAN}", rows))
+        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_query(f"{variant} {SCAN}", rows))
         b.read_step(
-            variant, FILTER, lambda: b.checksum(b.filtered(rows())), floor=b.floor_filter(f"{variant} {SCAN}", rows)
+            variant,
+            FILTER,
+            lambda: b.checksum(b.filtered(rows())),
+            floor=b.floor_query(f"{variant} {SCAN}", rows, b.filtered),
         )
         scale = b.inputs["upsert_scale"]
         b.step(
@@ -199,7 +202,7 @@ class HudiFamily:
             return
         rows = lambda: self.read(path)  # noqa: E731
         # compaction leaves the rows as they are: both merge-on-read scans share one copy
-        floor = b.floor_scan(f"{variant} {MOR_SCAN}", rows)
+        floor = b.floor_query(f"{variant} {MOR_SCAN}", rows)
         b.read_step(variant, MOR_SCAN, lambda: b.checksum(rows()), floor=floor)
         before = len(self.commits(path))
         b.step(variant, MOR_COMPACT, lambda: self.compact(path), path, b.floor_write("table"))

@@ -81,9 +81,12 @@ class MergeFamily:
         deletes = b.batch(DELETE_1)
         b.step(variant, DELETE_1, lambda: self.merge(deletes, variant, delete=True), path, b.floor_write("delete_1"))
         rows = lambda: self.read(variant)  # noqa: E731
-        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_scan(f"{variant} {SCAN}", rows))
+        b.read_step(variant, SCAN, lambda: b.checksum(rows()), floor=b.floor_query(f"{variant} {SCAN}", rows))
         b.read_step(
-            variant, FILTER, lambda: b.checksum(b.filtered(rows())), floor=b.floor_filter(f"{variant} {SCAN}", rows)
+            variant,
+            FILTER,
+            lambda: b.checksum(b.filtered(rows())),
+            floor=b.floor_query(f"{variant} {SCAN}", rows, b.filtered),
         )
         scale = b.inputs["upsert_scale"]
         b.step(variant, SCALE_LARGE, lambda: self.merge(scale, variant), path, b.floor_write("upsert_scale"))
@@ -104,7 +107,7 @@ class MergeFamily:
         b.step(variant, MOR_UPSERT, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))
         rows = lambda: self.read(variant)  # noqa: E731
         # compaction leaves the rows as they are: both merge-on-read scans share one copy
-        floor = b.floor_scan(f"{variant} {MOR_SCAN}", rows)
+        floor = b.floor_query(f"{variant} {MOR_SCAN}", rows)
         b.read_step(variant, MOR_SCAN, lambda: b.checksum(rows()), floor=floor)
         b.step(variant, MOR_COMPACT, lambda: self.compact(variant), path, b.floor_write("table"))
         b.read_step(variant, MOR_SCAN_COMPACTED, lambda: b.checksum(rows()), floor=floor)
