@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every corpus table, every query of its expected JSON, read through format("pyhudi")."""
 
+import re
 from typing import Dict, List, NamedTuple
 
 import harness
@@ -71,6 +72,33 @@ def test_query_matches_expected(spark, corpus, query):
     actual = harness.normalize_rows(df.collect(), df.schema)
     expected = query.expected_rows(harness.load_expected(query.table))
     harness.assert_rows_equal(actual, expected, df.schema, query.id)
+
+
+MOR_SNAPSHOTS = [q for q in QUERIES if q.table.startswith("mor/") and q.kind in ("snapshot", "as_of")]
+
+
+@pytest.mark.parametrize("query", MOR_SNAPSHOTS, ids=[q.id for q in MOR_SNAPSHOTS])
+def test_data_columns_match_expected(spark, corpus, query):
+    """Without the meta columns, a merge may key rows by the record key field (docs/reading.md)."""
+    df = harness.read_table(spark, corpus[query.table], query.options())
+    data = [c for c in df.columns if not c.startswith("_hoodie_")]
+    df = df.select(*data)
+    actual = harness.normalize_rows(df.collect(), df.schema)
+    rows = query.expected_rows(harness.load_expected(query.table))
+    expected = [{k: v for k, v in r.items() if k in data} for r in rows]
+    harness.assert_rows_equal(actual, expected, df.schema, query.id)
+
+
+def test_apache_hudi_merge_on_read_tables_merge_by_the_key_field(spark, corpus):
+    """Apache Hudi's simple-key tables merge by the key field; the complex-key table never does."""
+    keys = {}
+    for table in ("mor/v6_simplekeygen_nonhivestyle", "mor/v6_complexkeygen_hivestyle"):
+        df = harness.read_table(spark, corpus[table], {})
+        df = df.select(*[c for c in df.columns if not c.startswith("_hoodie_")])
+        plan = df._jdf.queryExecution().executedPlan().toString()
+        keys[table] = re.search(r"mergeKey=([\w+]+)", plan).group(1) if "mergeKey=" in plan else None
+    assert keys["mor/v6_simplekeygen_nonhivestyle"] not in (None, "_hoodie_record_key"), keys
+    assert keys["mor/v6_complexkeygen_hivestyle"] == "_hoodie_record_key", keys
 
 
 @pytest.mark.parametrize("table", ["cow/v6_empty", "mor/v6_empty"])

@@ -17,6 +17,7 @@ import re
 from decimal import Decimal
 from typing import Any, Dict, List, Tuple
 
+import pytest
 from pyspark.sql.types import (
     ArrayType,
     BinaryType,
@@ -145,3 +146,76 @@ def test_merge_on_read_columnar_batches_equal_rows(spark, tmp_path):
     assert columnar == rows
     assert [r[:-1] for r in nested] == rows
     assert [r[-1] for r in nested] == [model[r[0]][11] for r in nested]
+
+
+def _merge_key(df: Any) -> str:
+    plan = df._jdf.queryExecution().executedPlan().toString()
+    match = re.search(r"mergeKey=([\w+]+)", plan)
+    assert match, f"no mergeKey= in the scan description:\n{plan}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    "key_type,keygen,merge_key",
+    [
+        (LongType(), "org.apache.hudi.keygen.SimpleKeyGenerator", "id"),
+        (IntegerType(), "org.apache.hudi.keygen.SimpleKeyGenerator", "id"),
+        # The complex generator writes `id:5` as the key, not the field's value.
+        (LongType(), "org.apache.hudi.keygen.ComplexKeyGenerator", "_hoodie_record_key"),
+    ],
+    ids=["long-simple", "int-simple", "long-complex"],
+)
+def test_merge_keyed_by_the_record_key_field(spark, tmp_path, key_type, keygen, merge_key):
+    """A scan that reads the record key field merges by its value when that value is the key."""
+    path = str(tmp_path / "t")
+    schema = StructType(
+        [
+            StructField("id", key_type),
+            StructField("part", StringType()),
+            StructField("ts", LongType()),
+            StructField("note", StringType()),
+        ]
+    )
+    big = 2**62 if isinstance(key_type, LongType) else 2**30
+    keys = [0, -1, big, -big, 7, 70, 700] + [i * 13 - 200 for i in range(40)]
+    options = dict(OPTIONS, **{"hoodie.table.name": "keyed", "hoodie.datasource.write.keygenerator.class": keygen})
+    model: Dict[int, Tuple[Any, ...]] = {}
+
+    def write(rows: List[Tuple[Any, ...]], operation: str) -> None:
+        spark.createDataFrame(rows, schema).write.format("pyhudi").options(**options).option(
+            "hoodie.datasource.write.operation", operation
+        ).mode("append").save(path)
+        for r in rows:
+            if operation == "delete":
+                model.pop(r[0], None)
+            elif r[0] not in model or model[r[0]][2] <= r[2]:
+                model[r[0]] = r
+
+    part = lambda k: "a" if k % 2 else "b"  # noqa: E731
+    write([(k, part(k), 10, f"base {k}") for k in keys], "bulk_insert")
+    write(
+        [(k, part(k), 20, f"new {k}") for k in keys[::3]]
+        + [(k, part(k), 5, f"older {k}") for k in keys[1::3]]  # older than the base rows: they stay
+        + [(k, part(k), 20, f"insert {k}") for k in (-7, 77, big - 1, -big + 1)],
+        "upsert",
+    )
+    write([(k, part(k), 30, None) for k in keys[2::5] + [77]], "delete")
+    expected = sorted(model.values())
+    assert 30 < len(expected) < len(keys), len(expected)
+
+    columns = ["id", "part", "ts", "note"]
+    spark.conf.set(BATCH, "4")
+    try:
+        df = spark.read.format("pyhudi").load(path).select(*columns)
+        with_meta = spark.read.format("pyhudi").load(path).select(*columns, "_hoodie_record_key")
+        assert _merge_key(df) == merge_key
+        assert _merge_key(with_meta) == "_hoodie_record_key"
+        columnar, was_columnar = _read(spark, path, columns, vectorized=True)
+        rows, was_rows = _read(spark, path, columns, vectorized=False)
+        metas = sorted(tuple(r)[:4] for r in with_meta.collect())
+    finally:
+        spark.conf.unset(BATCH)
+    assert was_columnar and not was_rows
+    assert columnar == expected
+    assert rows == expected
+    assert metas == expected

@@ -69,6 +69,16 @@ object KeyGenType {
     else if (partitionFields.size == 1 && recordKeyFields.size <= 1) Simple
     else Complex
 
+  /**
+   * Whether `t`, with `keyFields` record key fields, writes the one field's value as the record
+   * key (`_hoodie_record_key`), as Hudi's simple key generator and its subclasses do; the complex
+   * generator writes `field:value` even for one field.
+   */
+  def keyIsFieldValue(t: KeyGenType, keyFields: Int): Boolean = keyFields == 1 && (t match {
+    case Simple | TimestampBased | NonPartitioned => true
+    case Complex => false
+  })
+
   /** Hudi's engine-neutral twin, e.g. `SimpleAvroKeyGenerator`, which writes the same keys. */
   private def avroClassName(t: KeyGenType): String =
     t.className.replace("KeyGenerator", "AvroKeyGenerator")

@@ -60,8 +60,14 @@ final class FileSliceReader(
      * from both.
      */
     def apply(row: InternalRow): InternalRow = {
-      val key = ctx.keyBytesOf(row)
-      if (key == null) row else resolve(row, logs.take(key))
+      val o = ctx.integralKeyOrdinal
+      if (o >= 0) {
+        if (row.isNullAt(o)) row
+        else resolve(row, logs.takeLong(if (ctx.integralKeyIsLong) row.getLong(o) else row.getInt(o).toLong))
+      } else {
+        val key = ctx.keyBytesOf(row)
+        if (key == null) row else resolve(row, logs.take(key))
+      }
     }
 
     // Keys of takeAll's batch: a row's key stays valid only while its row is current.
@@ -75,9 +81,21 @@ final class FileSliceReader(
      */
     def takeAll(rowAt: IntFunction[InternalRow], n: Int, out: Array[LogEntry]): Unit = {
       if (keys.length < n) keys = new Array[UTF8String](n)
+      val o = ctx.integralKeyOrdinal
       var i = 0
-      while (i < n) { keys(i) = ctx.keyBytesOf(rowAt.apply(i)); i += 1 }
-      logs.takeAll(keys, n, out)
+      if (o < 0) {
+        while (i < n) { keys(i) = ctx.keyBytesOf(rowAt.apply(i)); i += 1 }
+        logs.takeAll(keys, n, out)
+      } else {
+        val long = ctx.integralKeyIsLong
+        while (i < n) {
+          val row = rowAt.apply(i)
+          out(i) =
+            if (row.isNullAt(o)) null
+            else logs.takeLong(if (long) row.getLong(o) else row.getInt(o).toLong)
+          i += 1
+        }
+      }
     }
 
     /** [[apply]] for base row `row` whose key's log entry `entry` was taken (null: none). */

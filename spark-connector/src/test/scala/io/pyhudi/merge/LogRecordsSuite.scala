@@ -221,4 +221,35 @@ class LogRecordsSuite extends AnyFunSuite {
       assert(value(Option(r.take(sliced("1")))) == Some("again"), name)
     }
   }
+
+  test("takeLong finds the keys that are a long's digits, each once, and only those") {
+    val m = new LogRecords(hasOrdering = false)
+    val keys = Seq("0", "-1", "42", "9223372036854775807", "-9223372036854775808", "007", "-0", "4x", "")
+    keys.foreach(k => m.addRecord(k, row(s"v$k"), null))
+    assert(value(Option(m.takeLong(42L))) == Some("v42"))
+    assert(m.takeLong(42L) == null, "a taken key is gone")
+    assert(value(Option(m.takeLong(0L))) == Some("v0"))
+    assert(value(Option(m.takeLong(-1L))) == Some("v-1"))
+    assert(value(Option(m.takeLong(Long.MaxValue))) == Some("v9223372036854775807"))
+    assert(value(Option(m.takeLong(Long.MinValue))) == Some("v-9223372036854775808"))
+    assert(m.takeLong(7L) == null, "007 is not the key of 7")
+    assert(m.takeLong(43L) == null)
+    // Keys that are no long's digits are left for the records after the base rows.
+    assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSeq == Seq("v007", "v-0", "v4x", "v"))
+    // An add after a lookup is found by the next one.
+    m.addRecord("43", row("v43"), null)
+    assert(value(Option(m.takeLong(43L))) == Some("v43"))
+    assert(m.take(UTF8String.fromString("43")) == null, "taken by value, gone by bytes")
+  }
+
+  test("takeLong and take by bytes share the entries of a large log") {
+    val m = new LogRecords(hasOrdering = false)
+    (0 until 5000).foreach(i => m.addRecord((i * 7919L - 100000L).toString, row(i.toString), null))
+    (0 until 5000 by 2).foreach(i => assert(value(Option(m.takeLong(i * 7919L - 100000L))) == Some(i.toString)))
+    (0 until 5000).foreach { i =>
+      val e = m.take(UTF8String.fromString((i * 7919L - 100000L).toString))
+      assert((e == null) == (i % 2 == 0), s"key of $i")
+    }
+    assert(m.isEmpty)
+  }
 }

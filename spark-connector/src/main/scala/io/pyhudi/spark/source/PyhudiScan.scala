@@ -44,10 +44,14 @@ final class PyhudiScan(
       .filter(_.action == io.pyhudi.timeline.Action.DeltaCommit)
       .flatMap(i => hoodie.commitMetadata(i).partialOrderingField).distinct
 
+  /** Whether merging keys rows by `_hoodie_record_key` (else by the record key fields). */
+  private val useMetaKey: Boolean =
+    config.populateMetaFields && SliceReadContext.keyFieldAsKey(config, tableSchema, required).isEmpty
+
   /** Requested columns, then the commit time (incremental), then what merging needs. */
   private val mergeSchema: StructType = {
     val commitTime = if (spec.isIncremental) Seq(MetaFields.CommitTime) else Nil
-    val keys = if (config.populateMetaFields) Seq(MetaFields.RecordKey) else config.recordKeyFields
+    val keys = if (useMetaKey) Seq(MetaFields.RecordKey) else config.recordKeyFields
     val extras = (commitTime ++ keys ++ config.precombineField.toSeq ++ partialOrderingFields).distinct
       .filterNot(n => required.fieldNames.contains(n))
       .flatMap(n => tableSchema.find(_.name == n))
@@ -66,7 +70,6 @@ final class PyhudiScan(
     Some(mergeSchema.fieldNames.indexOf(name)).filter(_ >= 0)
 
   private lazy val context: SliceReadContext = {
-    val useMetaKey = config.populateMetaFields
     val keyFields = config.recordKeyFields
     val keyOrdinals = if (useMetaKey) ordinal(MetaFields.RecordKey).toSeq else keyFields.flatMap(ordinal)
     val visibility = plan.instant.map(hoodie.timeline.visibility)
@@ -99,8 +102,13 @@ final class PyhudiScan(
       s"instant=$instant$range, fileSlices=${plan.slices.size}, " +
       s"partitions=${plan.partitionsRead}/${plan.partitionsTotal}, " +
       s"partitionFilters=[${partitionFilters.mkString(", ")}], " +
-      s"pushedFilters=[${filters.mkString(", ")}], columnar=$columnar)"
+      s"pushedFilters=[${filters.mkString(", ")}], columnar=$columnar$mergeKey)"
   }
+
+  /** What merging keys rows by, when slices have logs to merge. */
+  private def mergeKey: String =
+    if (!hasMergeSlices) ""
+    else s", mergeKey=${if (useMetaKey) MetaFields.RecordKey else config.recordKeyFields.mkString("+")}"
 
   override def toBatch: Batch = this
 
