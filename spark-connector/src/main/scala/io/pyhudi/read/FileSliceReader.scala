@@ -62,8 +62,7 @@ final class FileSliceReader(
     def apply(row: InternalRow): InternalRow = {
       val o = ctx.integralKeyOrdinal
       if (o >= 0) {
-        if (row.isNullAt(o)) row
-        else resolve(row, logs.takeLong(if (ctx.integralKeyIsLong) row.getLong(o) else row.getInt(o).toLong))
+        if (row.isNullAt(o)) row else resolve(row, logs.takeLong(ctx.integralKeyOf(row)))
       } else {
         val key = ctx.keyBytesOf(row)
         if (key == null) row else resolve(row, logs.take(key))
@@ -87,12 +86,9 @@ final class FileSliceReader(
         while (i < n) { keys(i) = ctx.keyBytesOf(rowAt.apply(i)); i += 1 }
         logs.takeAll(keys, n, out)
       } else {
-        val long = ctx.integralKeyIsLong
         while (i < n) {
           val row = rowAt.apply(i)
-          out(i) =
-            if (row.isNullAt(o)) null
-            else logs.takeLong(if (long) row.getLong(o) else row.getInt(o).toLong)
+          out(i) = if (row.isNullAt(o)) null else logs.takeLong(ctx.integralKeyOf(row))
           i += 1
         }
       }

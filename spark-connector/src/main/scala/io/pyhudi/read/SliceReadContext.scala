@@ -54,9 +54,8 @@ final case class SliceReadContext(
       val o = keyOrdinals.head
       if (row.isNullAt(o)) null else row.getUTF8String(o)
     } else if (integralKeyOrdinal >= 0) {
-      val o = integralKeyOrdinal
-      if (row.isNullAt(o)) null
-      else UTF8String.fromString(java.lang.Long.toString(if (integralKeyIsLong) row.getLong(o) else row.getInt(o)))
+      if (row.isNullAt(integralKeyOrdinal)) null
+      else UTF8String.fromString(java.lang.Long.toString(integralKeyOf(row)))
     } else {
       val k = keyOf(row)
       if (k == null) null else UTF8String.fromString(k)
@@ -79,6 +78,10 @@ final case class SliceReadContext(
 
   /** Whether the integral key field is a long (else an int). */
   val integralKeyIsLong: Boolean = integralKeyOrdinal >= 0 && mergeSchema(integralKeyOrdinal).dataType == LongType
+
+  /** The integral key field's value of `row`, which must hold one (see [[integralKeyOrdinal]]). */
+  def integralKeyOf(row: InternalRow): Long =
+    if (integralKeyIsLong) row.getLong(integralKeyOrdinal) else row.getInt(integralKeyOrdinal).toLong
 
   def orderingOf(row: InternalRow): Any = orderingOrdinal match {
     case Some(o) if !row.isNullAt(o) => row.get(o, mergeSchema(o).dataType)
