@@ -36,7 +36,12 @@ final case class SliceReadContext(
     incrementalRange: Option[(String, String)],
     visibility: InstantVisibility) {
 
-  /** The record key of a row in `mergeSchema`; null when the key columns are null. */
+  /**
+   * The record key of a row in `mergeSchema`; null when the key columns are null. Without meta
+   * fields the key is built from Spark's values: a date gives its day number, not the text a key
+   * generator prints, as in Apache Hudi 1.2's reader, so both ignore a delete of a date key there
+   * (docs/interop.md).
+   */
   def keyOf(row: InternalRow): String =
     if (useMetaKey) {
       val o = keyOrdinals.head
