@@ -5,8 +5,9 @@ When every requested column is atomic, a snapshot scan reads file slices with lo
 columnar batches (``columnar=true`` in the plan): each base batch with the log entries applied,
 then the logged keys the base file lacks. Batches of three rows
 (``spark.sql.parquet.columnarReaderBatchSize``) make every case appear: batches no log entry
-touches, batches with updated rows, rows an older log record leaves as they are (event-time
-ordering), deleted rows, base files whose every row is deleted, and logged inserts over several
+touches, batches with updated rows (written over the base rows in the reader's vectors),
+rows an older log record leaves as they are (event-time ordering), deleted rows (read through
+merged vectors), base files whose every row is deleted, and logged inserts over several
 batches. The rows must equal the row-based read of the same table (Spark's vectorized reader
 off) and the model; a nested column among the requested ones makes the scan read rows.
 """
@@ -62,6 +63,7 @@ OPTIONS = {
 }
 BATCH = "spark.sql.parquet.columnarReaderBatchSize"
 VECTORIZED = "spark.sql.parquet.enableVectorizedReader"
+PATCHED = "mergedBatchesInPlace"
 
 
 def _row(i: int, part: str, ts: int, rng: random.Random) -> Tuple[Any, ...]:
@@ -89,8 +91,22 @@ def _write(spark: Any, path: str, rows: List[Tuple[Any, ...]], operation: str) -
     ).save(path)
 
 
-def _read(spark: Any, path: str, columns: List[str], vectorized: bool) -> Tuple[List[Tuple[Any, ...]], bool]:
-    """The rows of a snapshot read of ``columns``, sorted, and whether the scan was columnar."""
+def _patched_batches(df: Any) -> int:
+    """The scan's count of batches whose log rows were written over their base rows."""
+    plan = df._jdf.queryExecution().executedPlan()
+    if plan.nodeName() == "AdaptiveSparkPlan":
+        plan = plan.finalPhysicalPlan()
+    leaves = plan.collectLeaves()
+    for i in range(leaves.size()):
+        metrics = leaves.apply(i).metrics()
+        if metrics.contains(PATCHED):
+            return int(metrics.apply(PATCHED).value())
+    raise AssertionError(f"no {PATCHED} metric in {plan}")
+
+
+def _read(spark: Any, path: str, columns: List[str], vectorized: bool) -> Tuple[List[Tuple[Any, ...]], bool, int]:
+    """The rows of a snapshot read of ``columns``, sorted, whether the scan was columnar, and how
+    many of its batches had log rows written over base rows."""
     spark.conf.set(VECTORIZED, str(vectorized).lower())
     try:
         df = spark.read.format("pyhudi").load(path).select(*columns)
@@ -98,7 +114,7 @@ def _read(spark: Any, path: str, columns: List[str], vectorized: bool) -> Tuple[
         match = re.search(r"columnar=(true|false)", plan)
         assert match, f"no columnar= in the scan description:\n{plan}"
         rows = sorted((tuple(r) for r in df.collect()), key=lambda r: r[0])
-        return rows, match.group(1) == "true"
+        return rows, match.group(1) == "true", _patched_batches(df)
     finally:
         spark.conf.unset(VECTORIZED)
 
@@ -135,13 +151,16 @@ def test_merge_on_read_columnar_batches_equal_rows(spark, tmp_path):
 
     spark.conf.set(BATCH, "3")
     try:
-        columnar, was_columnar = _read(spark, path, ATOMIC, vectorized=True)
-        rows, was_rows = _read(spark, path, ATOMIC, vectorized=False)
-        nested, nested_columnar = _read(spark, path, ATOMIC + ["tags"], vectorized=True)
+        columnar, was_columnar, patched = _read(spark, path, ATOMIC, vectorized=True)
+        rows, was_rows, _ = _read(spark, path, ATOMIC, vectorized=False)
+        nested, nested_columnar, _ = _read(spark, path, ATOMIC + ["tags"], vectorized=True)
     finally:
         spark.conf.unset(BATCH)
 
     assert was_columnar and not was_rows and not nested_columnar
+    # Batches with updated rows and none deleted had the log rows written over the base rows (in
+    # plain and dictionary-encoded vectors); batches with deletes were read through merged vectors.
+    assert patched > 0
     assert [(r[0], r[2], r[10]) for r in columnar] == expected
     assert columnar == rows
     assert [r[:-1] for r in nested] == rows
@@ -210,8 +229,8 @@ def test_merge_keyed_by_the_record_key_field(spark, tmp_path, key_type, keygen, 
         with_meta = spark.read.format("pyhudi").load(path).select(*columns, "_hoodie_record_key")
         assert _merge_key(df) == merge_key
         assert _merge_key(with_meta) == "_hoodie_record_key"
-        columnar, was_columnar = _read(spark, path, columns, vectorized=True)
-        rows, was_rows = _read(spark, path, columns, vectorized=False)
+        columnar, was_columnar, _ = _read(spark, path, columns, vectorized=True)
+        rows, was_rows, _ = _read(spark, path, columns, vectorized=False)
         metas = sorted(tuple(r)[:4] for r in with_meta.collect())
     finally:
         spark.conf.unset(BATCH)

@@ -94,6 +94,18 @@ final class FileSliceReader(
       }
     }
 
+    /**
+     * The ordinal of the integral key field base rows are looked up by ([[takeLong]]), or -1:
+     * a columnar reader then reads the keys straight from the field's vector.
+     */
+    def integralKeyOrdinal: Int = ctx.integralKeyOrdinal
+
+    /** Whether that field is a long (else an int). */
+    def integralKeyIsLong: Boolean = ctx.integralKeyIsLong
+
+    /** Takes the log entry of the base row whose integral key field holds `v` (null: none). */
+    def takeLong(v: Long): LogEntry = logs.takeLong(v)
+
     /** [[apply]] for base row `row` whose key's log entry `entry` was taken (null: none). */
     def resolve(row: InternalRow, entry: LogEntry): InternalRow =
       entry match {

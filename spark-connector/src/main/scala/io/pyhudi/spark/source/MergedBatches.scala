@@ -2,35 +2,43 @@
 package io.pyhudi.spark.source
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
 import io.pyhudi.merge.LogEntry
 import io.pyhudi.read.FileSliceReader
+import io.pyhudi.spark.shims.BatchPatches
 
 /**
  * A merge-on-read file slice read as columnar batches: the base file's batches from Spark's
  * vectorized parquet reader with the slice's log entries applied, then batches of the log rows
  * whose keys the base file did not hold. A batch no log entry touches passes through as read;
- * any other comes out through [[MergedColumnVector]]s, which take each row from the base batch
- * or from a log row without copying the base values.
+ * so does one whose changed rows were only replaced, with the log rows written over them in the
+ * reader's vectors ([[BatchPatches]]). Any other (rows deleted, or a constant column a log row
+ * changes) comes out through [[MergedColumnVector]]s, which take each row from the base batch or
+ * from a log row without copying the base values.
  *
- * @param base   batches of the base file in `schema` (none when the slice has no base file)
- * @param schema the columns read (the scan's merge schema); the batches keep its first `width`
+ * @param base     batches of the base file in `schema` (none when the slice has no base file)
+ * @param schema   the columns read (the scan's merge schema); the batches keep its first `width`
+ * @param onPatched runs for each batch whose log rows were written over its base rows
  */
 final class MergedBatches(
     base: Iterator[ColumnarBatch],
     merger: FileSliceReader#SliceMerger,
     schema: StructType,
     width: Int,
-    batchSize: Int) extends Iterator[ColumnarBatch] {
+    batchSize: Int,
+    onPatched: () => Unit = () => ()) extends Iterator[ColumnarBatch] {
 
   private val vectors = Array.tabulate(width)(i => new MergedColumnVector(schema(i).dataType, i))
   private val merged = new ColumnarBatch(vectors.toArray[ColumnVector])
   private var src = new Array[Int](batchSize)
   private var entries = new Array[LogEntry](batchSize)
   private var patches = new Array[InternalRow](64)
+  private var patchRows = new Array[Int](64) // the base row each patch replaces
   private var patchCount = 0
+  private val inPlace = new BatchPatches(Array.tabulate(width)(i => schema(i).dataType))
   private var remaining: Iterator[InternalRow] = _
   private var pending: ColumnarBatch = _
 
@@ -47,6 +55,8 @@ final class MergedBatches(
   }
 
   private def advance(): ColumnarBatch = {
+    // Spark has read the batch handed out last: the reader may now reuse its vectors.
+    inPlace.restore()
     while (base.hasNext) {
       val b = base.next()
       if (merger.isEmpty) return narrow(b)
@@ -56,7 +66,7 @@ final class MergedBatches(
         entries = new Array[LogEntry](n)
       }
       patchCount = 0
-      merger.takeAll(b.getRow(_), n, entries)
+      takeEntries(b, n)
       var out = 0
       var i = 0
       while (i < n) {
@@ -65,10 +75,14 @@ final class MergedBatches(
         val row = b.getRow(i)
         val r = merger.resolve(row, entries(i))
         if (r eq row) { src(out) = i; out += 1 }
-        else if (r != null) { src(out) = ~addPatch(r); out += 1 }
+        else if (r != null) { src(out) = ~addPatch(r, i); out += 1 }
         i += 1
       }
       if (out == n && patchCount == 0) return narrow(b)
+      if (out == n && inPlace.write(b, patchRows, patches, patchCount)) {
+        onPatched()
+        return narrow(b)
+      }
       if (out > 0) return point(b, out)
       // every row of the batch was deleted: read on
     }
@@ -76,15 +90,41 @@ final class MergedBatches(
     patchCount = 0
     var out = 0
     while (out < batchSize && remaining.hasNext) {
-      src(out) = ~addPatch(remaining.next())
+      src(out) = ~addPatch(remaining.next(), -1)
       out += 1
     }
     if (out == 0) null else point(null, out)
   }
 
-  private def addPatch(r: InternalRow): Int = {
-    if (patchCount == patches.length) patches = java.util.Arrays.copyOf(patches, patchCount * 2)
+  /**
+   * The log entries of the batch's `n` rows into `entries`. Rows keyed by an integral field are
+   * looked up by the values in its vector: through the batch's row view, the lookups' reads cost
+   * about as much as the lookups.
+   */
+  private def takeEntries(b: ColumnarBatch, n: Int): Unit = {
+    val o = merger.integralKeyOrdinal
+    if (o < 0) merger.takeAll(b.getRow(_), n, entries)
+    else {
+      val keys = b.column(o)
+      val isLong = merger.integralKeyIsLong
+      var i = 0
+      while (i < n) {
+        entries(i) =
+          if (keys.isNullAt(i)) null
+          else merger.takeLong(if (isLong) keys.getLong(i) else keys.getInt(i).toLong)
+        i += 1
+      }
+    }
+  }
+
+  /** Adds log row `r`, which replaces base row `row` (-1: none), as the next patch. */
+  private def addPatch(r: InternalRow, row: Int): Int = {
+    if (patchCount == patches.length) {
+      patches = java.util.Arrays.copyOf(patches, patchCount * 2)
+      patchRows = java.util.Arrays.copyOf(patchRows, patchCount * 2)
+    }
     patches(patchCount) = r
+    patchRows(patchCount) = row
     patchCount += 1
     patchCount - 1
   }
@@ -108,4 +148,21 @@ final class MergedBatches(
   private def narrow(b: ColumnarBatch): ColumnarBatch =
     if (b.numCols == width) b
     else new ColumnarBatch(Array.tabulate(width)(b.column), b.numRows)
+}
+
+/** Spark UI metric: merged batches whose log rows were written over their base rows. */
+final class PatchedBatchesMetric extends CustomSumMetric {
+  override def name(): String = PatchedBatchesMetric.Name
+  override def description(): String = "merge-on-read batches with log rows written in place"
+}
+
+object PatchedBatchesMetric {
+  val Name = "mergedBatchesInPlace"
+
+  def all: Array[CustomMetric] = Array(new PatchedBatchesMetric)
+
+  def task(count: Long): CustomTaskMetric = new CustomTaskMetric {
+    override def name(): String = Name
+    override def value(): Long = count
+  }
 }

@@ -43,10 +43,12 @@ final class PyhudiReaderFactory(
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     var constantFiles = 0L
+    var patchedBatches = 0L
     val count = () => constantFiles += 1
+    val patched = () => patchedBatches += 1
     lazy val reader = sliceReader()
-    new IteratorReader(splitsOf(partition).flatMap(batches(_, reader, count)),
-      () => Array(FooterPartitionValuesMetric.task(constantFiles)))
+    new IteratorReader(splitsOf(partition).flatMap(batches(_, reader, count, patched)),
+      () => Array(FooterPartitionValuesMetric.task(constantFiles), PatchedBatchesMetric.task(patchedBatches)))
   }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
@@ -58,7 +60,8 @@ final class PyhudiReaderFactory(
   private def splitsOf(partition: InputPartition): Iterator[SliceSplit] =
     partition.asInstanceOf[PyhudiInputPartition].splits.iterator
 
-  private def batches(p: SliceSplit, reader: => FileSliceReader, count: () => Unit): Iterator[ColumnarBatch] = {
+  private def batches(p: SliceSplit, reader: => FileSliceReader, count: () => Unit,
+      patched: () => Unit): Iterator[ColumnarBatch] = {
     val slice = p.slice
     slice.baseFile match {
       case Some(base) if !slice.hasLogs =>
@@ -75,7 +78,7 @@ final class PyhudiReaderFactory(
           case (Some(b), None) => mergeBatchReader(wholeFile(b)).asInstanceOf[Iterator[ColumnarBatch]]
           case (None, _) => Iterator.empty
         }
-        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize)
+        new MergedBatches(base, merger, ctx.mergeSchema, outputWidth, batchSize, patched)
     }
   }
 

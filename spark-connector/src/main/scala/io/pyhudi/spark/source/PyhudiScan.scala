@@ -148,7 +148,8 @@ final class PyhudiScan(
       basePartitionValues, mergePartitionValues)
   }
 
-  override def supportedCustomMetrics(): Array[CustomMetric] = FooterPartitionValuesMetric.all
+  override def supportedCustomMetrics(): Array[CustomMetric] =
+    FooterPartitionValuesMetric.all ++ PatchedBatchesMetric.all
 
   override def estimateStatistics(): Statistics = {
     val bytes = plan.slices.map(_.totalSize).sum
