@@ -357,6 +357,19 @@ def hudi_rs_read(
     return normalize_arrow(table.read(options))
 
 
+def scan_metric(df: Any, name: str) -> int:
+    """The value of the scan's Spark UI metric ``name`` once ``df`` has run."""
+    plan = df._jdf.queryExecution().executedPlan()
+    if plan.nodeName() == "AdaptiveSparkPlan":
+        plan = plan.finalPhysicalPlan()
+    leaves = plan.collectLeaves()
+    for i in range(leaves.size()):
+        metrics = leaves.apply(i).metrics()
+        if metrics.contains(name):
+            return int(metrics.apply(name).value())
+    raise AssertionError(f"no {name} metric in {plan}")
+
+
 def spark_rows(df: Any) -> List[Dict[str, Any]]:
     """A DataFrame collected into expected-JSON dicts."""
     return normalize_rows(df.collect(), df.schema)

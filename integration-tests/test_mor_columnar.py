@@ -18,6 +18,7 @@ import re
 from decimal import Decimal
 from typing import Any, Dict, List, Tuple
 
+import harness
 import pytest
 from pyspark.sql.types import (
     ArrayType,
@@ -91,19 +92,6 @@ def _write(spark: Any, path: str, rows: List[Tuple[Any, ...]], operation: str) -
     ).save(path)
 
 
-def _patched_batches(df: Any) -> int:
-    """The scan's count of batches whose log rows were written over their base rows."""
-    plan = df._jdf.queryExecution().executedPlan()
-    if plan.nodeName() == "AdaptiveSparkPlan":
-        plan = plan.finalPhysicalPlan()
-    leaves = plan.collectLeaves()
-    for i in range(leaves.size()):
-        metrics = leaves.apply(i).metrics()
-        if metrics.contains(PATCHED):
-            return int(metrics.apply(PATCHED).value())
-    raise AssertionError(f"no {PATCHED} metric in {plan}")
-
-
 def _read(spark: Any, path: str, columns: List[str], vectorized: bool) -> Tuple[List[Tuple[Any, ...]], bool, int]:
     """The rows of a snapshot read of ``columns``, sorted, whether the scan was columnar, and how
     many of its batches had log rows written over base rows."""
@@ -114,7 +102,7 @@ def _read(spark: Any, path: str, columns: List[str], vectorized: bool) -> Tuple[
         match = re.search(r"columnar=(true|false)", plan)
         assert match, f"no columnar= in the scan description:\n{plan}"
         rows = sorted((tuple(r) for r in df.collect()), key=lambda r: r[0])
-        return rows, match.group(1) == "true", _patched_batches(df)
+        return rows, match.group(1) == "true", harness.scan_metric(df, PATCHED)
     finally:
         spark.conf.unset(VECTORIZED)
 

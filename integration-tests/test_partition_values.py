@@ -56,19 +56,6 @@ def _write(spark: Any, path: Path, opts: Dict[str, str], rows: List[Tuple[Any, .
     )
 
 
-def _metric(df: Any) -> int:
-    """The scan's count of base files whose partition values came from footer statistics."""
-    plan = df._jdf.queryExecution().executedPlan()
-    if plan.nodeName() == "AdaptiveSparkPlan":
-        plan = plan.finalPhysicalPlan()
-    leaves = plan.collectLeaves()
-    for i in range(leaves.size()):
-        metrics = leaves.apply(i).metrics()
-        if metrics.contains(METRIC):
-            return int(metrics.apply(METRIC).value())
-    raise AssertionError(f"no {METRIC} metric in {plan}")
-
-
 EVERY_SPLIT = {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: "0"}
 
 
@@ -76,7 +63,7 @@ def _scan(spark: Any, path: Path, columns: Optional[List[str]] = None) -> Tuple[
     df = harness.read_table(spark, path, EVERY_SPLIT)
     if columns:
         df = df.select(*columns)
-    return harness.spark_rows(df), _metric(df), df.schema
+    return harness.spark_rows(df), harness.scan_metric(df, METRIC), df.schema
 
 
 def _check(spark: Any, path: Path, constant_files: int) -> None:
@@ -169,7 +156,7 @@ def test_splits_below_the_minimum_size_decode_the_columns_and_bad_sizes_are_refu
         options = {} if min_bytes is None else {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: str(min_bytes)}
         df = harness.read_table(spark, path, options)
         harness.assert_rows_equal(harness.spark_rows(df), expected, df.schema, f"min bytes {min_bytes}")
-        assert _metric(df) == files, min_bytes
+        assert harness.scan_metric(df, METRIC) == files, min_bytes
     for bad in ("-1", "2MB"):
         with pytest.raises(InvalidOptionError, match=PARTITION_VALUES_FROM_FOOTER_MIN_BYTES):
             harness.read_table(spark, path, {PARTITION_VALUES_FROM_FOOTER_MIN_BYTES: bad}).collect()

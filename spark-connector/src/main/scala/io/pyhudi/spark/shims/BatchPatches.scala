@@ -7,6 +7,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
 import io.pyhudi.errors.Errors
+import io.pyhudi.spark.source.MergedColumnVector
 
 /**
  * Writes log rows over base rows in the parquet reader's own vectors, so that a merge-on-read
@@ -22,6 +23,9 @@ import io.pyhudi.errors.Errors
  */
 final class BatchPatches(types: Array[DataType]) {
   private val width = types.length
+  private val supported = types.map(MergedColumnVector.supports)
+  // whether each column of the batch being written takes values (else it must hold them already)
+  private val takes = new Array[Boolean](width)
   private val dictionaries = Array.fill(width)(new PatchedDictionary)
   // the vectors whose dictionaries are wrapped for the batch last written, by column
   private val wrapped = new Array[WritableColumnVector](width)
@@ -36,13 +40,13 @@ final class BatchPatches(types: Array[DataType]) {
     var c = 0
     while (c < width) {
       val v = b.column(c)
-      if (!writable(v, c) && !holdsAlready(v, c, rows, patches, count)) return false
+      takes(c) = writable(v, c)
+      if (!takes(c) && !holdsAlready(v, c, rows, patches, count)) return false
       c += 1
     }
     c = 0
     while (c < width) {
-      val v = b.column(c)
-      if (writable(v, c)) writeColumn(v.asInstanceOf[WritableColumnVector], c, rows, patches, count)
+      if (takes(c)) writeColumn(b.column(c).asInstanceOf[WritableColumnVector], c, rows, patches, count)
       c += 1
     }
     true
@@ -62,7 +66,7 @@ final class BatchPatches(types: Array[DataType]) {
 
   private def writable(v: ColumnVector, c: Int): Boolean = v match {
     case w: WritableColumnVector =>
-      !w.isAllNull && !BatchPatches.isConstant(w) && BatchPatches.supports(types(c)) &&
+      !w.isAllNull && !BatchPatches.isConstant(w) && supported(c) &&
       (!w.hasDictionary || types(c) != BooleanType)
     case _ => false
   }
@@ -107,14 +111,6 @@ final class BatchPatches(types: Array[DataType]) {
 }
 
 object BatchPatches {
-
-  /** Types a vector takes from a row here ([[io.pyhudi.spark.source.MergedColumnVector.supports]]'s). */
-  def supports(t: DataType): Boolean = t match {
-    case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType => true
-    case DateType | TimestampType | TimestampNTZType | BinaryType => true
-    case _: StringType | _: DecimalType | _: YearMonthIntervalType | _: DayTimeIntervalType => true
-    case _ => false
-  }
 
   // `WritableColumnVector` exposes neither: a constant vector is never reset between batches, so
   // a value written into it would stay for the next ones.

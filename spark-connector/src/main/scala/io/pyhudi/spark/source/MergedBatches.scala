@@ -2,7 +2,6 @@
 package io.pyhudi.spark.source
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
@@ -148,21 +147,4 @@ final class MergedBatches(
   private def narrow(b: ColumnarBatch): ColumnarBatch =
     if (b.numCols == width) b
     else new ColumnarBatch(Array.tabulate(width)(b.column), b.numRows)
-}
-
-/** Spark UI metric: merged batches whose log rows were written over their base rows. */
-final class PatchedBatchesMetric extends CustomSumMetric {
-  override def name(): String = PatchedBatchesMetric.Name
-  override def description(): String = "merge-on-read batches with log rows written in place"
-}
-
-object PatchedBatchesMetric {
-  val Name = "mergedBatchesInPlace"
-
-  def all: Array[CustomMetric] = Array(new PatchedBatchesMetric)
-
-  def task(count: Long): CustomTaskMetric = new CustomTaskMetric {
-    override def name(): String = Name
-    override def value(): Long = count
-  }
 }

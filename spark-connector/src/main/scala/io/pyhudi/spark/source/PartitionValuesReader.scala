@@ -3,7 +3,6 @@ package io.pyhudi.spark.source
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, CustomTaskMetric}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
@@ -66,22 +65,5 @@ object PartitionValuesReader {
         conf, constants)
       Some(new PartitionValuesReader(reader, constantReader, constants, order, minBytes))
     }
-  }
-}
-
-/** Spark UI metric: base files whose partition columns came from footer statistics. */
-final class FooterPartitionValuesMetric extends CustomSumMetric {
-  override def name(): String = FooterPartitionValuesMetric.Name
-  override def description(): String = "base files read with partition values from footer statistics"
-}
-
-object FooterPartitionValuesMetric {
-  val Name = "footerPartitionValueFiles"
-
-  def all: Array[CustomMetric] = Array(new FooterPartitionValuesMetric)
-
-  def task(count: Long): CustomTaskMetric = new CustomTaskMetric {
-    override def name(): String = Name
-    override def value(): Long = count
   }
 }

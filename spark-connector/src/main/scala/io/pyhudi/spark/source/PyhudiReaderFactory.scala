@@ -48,7 +48,9 @@ final class PyhudiReaderFactory(
     val patched = () => patchedBatches += 1
     lazy val reader = sliceReader()
     new IteratorReader(splitsOf(partition).flatMap(batches(_, reader, count, patched)),
-      () => Array(FooterPartitionValuesMetric.task(constantFiles), PatchedBatchesMetric.task(patchedBatches)))
+      () =>
+        Array(ScanMetrics.task(FooterPartitionValuesMetric.Name, constantFiles),
+          ScanMetrics.task(PatchedBatchesMetric.Name, patchedBatches)))
   }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {

@@ -148,8 +148,7 @@ final class PyhudiScan(
       basePartitionValues, mergePartitionValues)
   }
 
-  override def supportedCustomMetrics(): Array[CustomMetric] =
-    FooterPartitionValuesMetric.all ++ PatchedBatchesMetric.all
+  override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.all
 
   override def estimateStatistics(): Statistics = {
     val bytes = plan.slices.map(_.totalSize).sum
