@@ -8,15 +8,23 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, LocalFileSystem, Path}
 import org.apache.hadoop.mapreduce.Job
+import org.apache.parquet.column.ParquetProperties
 import org.apache.parquet.hadoop.{ParquetFileWriter, ParquetWriter}
 import org.apache.parquet.hadoop.api.WriteSupport
 import org.apache.parquet.hadoop.api.WriteSupport.FinalizedWriteContext
 import org.apache.parquet.hadoop.metadata.CompressionCodecName
 import org.apache.parquet.hadoop.util.HadoopStreams
 import org.apache.parquet.io.{OutputFile, PositionOutputStream}
+import org.apache.parquet.schema.{MessageType, MessageTypeParser}
+import org.apache.spark.SPARK_VERSION_SHORT
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetWriteSupport}
+import org.apache.spark.sql.execution.datasources.parquet.{
+  ParquetFileFormat,
+  ParquetReadSupport,
+  ParquetWriteSupport,
+  SparkToParquetSchemaConverter
+}
 import org.apache.spark.sql.types.StructType
 
 import io.pyhudi.schema.MetaFields
@@ -24,9 +32,10 @@ import io.pyhudi.storage.SerializableConfiguration
 import io.pyhudi.write.handle.{BaseFileWriter, BaseFileWriterFactory}
 
 /**
- * Writes base files with Spark's own row-to-parquet converter (the one behind
- * `df.write.parquet`), adding Hudi's footer entries (bloom filter, key range) when the file is
- * closed. Internal Spark API, kept to this file like [[ParquetReaderShim]].
+ * Writes base files as Spark's `df.write.parquet` would, adding Hudi's footer entries (bloom
+ * filter, key range) when the file is closed: a table of top-level primitive columns through
+ * [[ColumnParquetWriter]], any other through Spark's own row-to-parquet converter. Internal Spark
+ * API, kept to this file like [[ParquetReaderShim]].
  */
 object ParquetWriterShim {
 
@@ -51,9 +60,40 @@ object ParquetWriterShim {
     c.set("spark.sql.parquet.fieldId.write.enabled", "false")
     c.set("spark.sql.parquet.datetimeRebaseModeInWrite", "CORRECTED")
     c.set("spark.sql.parquet.int96RebaseModeInWrite", "CORRECTED")
-    new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize,
-      UniqueMetaFields.filter(schema.fieldNames.contains), NoStatisticsFields.filter(schema.fieldNames.contains))
+    val plain = UniqueMetaFields.filter(schema.fieldNames.contains)
+    val noStatistics = NoStatisticsFields.filter(schema.fieldNames.contains)
+    val parquetSchema = new SparkToParquetSchemaConverter(c).convert(schema)
+    ColumnParquetWriter.kinds(schema, parquetSchema) match {
+      case Some(kinds) if !c.getBoolean(RecordConsumerKey, false) && !ownParquetSettings(c) =>
+        // Spark's write support puts these in every footer; readers recover Spark's types by them.
+        val metadata = Map(SparkVersionKey -> SPARK_VERSION_SHORT, ParquetReadSupport.SPARK_METADATA_KEY -> schema.json)
+        new ColumnFactory(new SerializableConfiguration(c), codec.name, blockSize, pageSize, plain, noStatistics,
+          parquetSchema.toString, kinds, metadata)
+      case _ => new Factory(new SerializableConfiguration(c), codec.name, blockSize, pageSize, plain, noStatistics)
+    }
   }
+
+  /**
+   * Hadoop setting that sends every base file through Spark's write support, as before
+   * [[ColumnParquetWriter]]; for comparing the two.
+   */
+  val RecordConsumerKey = "pyhudi.parquet.write.record-consumer"
+
+  /**
+   * True when the Hadoop configuration sets parquet options beyond the ones Spark's own parquet
+   * source sets: [[ColumnParquetWriter]] builds its properties from the table's options alone, so
+   * such files (bloom filters, encryption, other page limits ...) stay with Spark's writer.
+   */
+  private[shims] def ownParquetSettings(c: Configuration): Boolean =
+    c.iterator().asScala.exists(e => e.getKey.startsWith("parquet.") && !SparkParquetKeys(e.getKey)) ||
+      Option(c.get("parquet.writer.version")).exists(_ != "PARQUET_1_0")
+
+  private val SparkParquetKeys =
+    Set("parquet.write.support.class", "parquet.summary.metadata.level", "parquet.compression",
+      "parquet.writer.version")
+
+  // Spark's name for the footer entry of the writing Spark's version (private to Spark's sql package).
+  private val SparkVersionKey = "org.apache.spark.version"
 
   /**
    * Meta columns with a distinct value in every row. A dictionary never pays for them: parquet
@@ -96,6 +136,24 @@ object ParquetWriterShim {
       val plain = plainColumns.foldLeft(builder)((b, c) => b.withDictionaryEncoding(c, false))
       val writer = noStatisticsColumns.foldLeft(plain)((b, c) => b.withStatisticsEnabled(c, false)).build()
       new Writer(writer, support, path, conf)
+    }
+  }
+
+  /** Files of top-level primitive columns, written by [[ColumnParquetWriter]]. */
+  private final class ColumnFactory(conf: SerializableConfiguration, codec: String, blockSize: Long, pageSize: Int,
+      plainColumns: Seq[String], noStatisticsColumns: Seq[String], parquetSchema: String,
+      kinds: Array[ColumnParquetWriter.Kind], metadata: Map[String, String]) extends BaseFileWriterFactory {
+    @transient private lazy val schema: MessageType = MessageTypeParser.parseMessageType(parquetSchema)
+    // The same properties as the builder of ParquetWriter sets in `Factory.open`.
+    @transient private lazy val props: ParquetProperties = {
+      val withPage = ParquetProperties.builder().withPageSize(pageSize)
+      val plain = plainColumns.foldLeft(withPage)((b, c) => b.withDictionaryEncoding(c, false))
+      noStatisticsColumns.foldLeft(plain)((b, c) => b.withStatisticsEnabled(c, false)).build()
+    }
+    override def open(path: String): BaseFileWriter = {
+      val p = new Path(path)
+      new ColumnParquetWriter(new RawOutputFile(p, conf.value), p, conf.value, schema, kinds, props,
+        CompressionCodecName.fromConf(codec.toUpperCase(Locale.ROOT)), blockSize, metadata)
     }
   }
 
