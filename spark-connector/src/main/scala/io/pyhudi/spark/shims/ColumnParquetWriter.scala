@@ -24,8 +24,8 @@ import io.pyhudi.write.handle.BaseFileWriter
 /**
  * A base file of top-level primitive columns, each row's values handed straight to parquet's
  * column writers. Spark's write support goes through parquet's record consumer, which keeps
- * field and level state per value, and boxes each field's ordinal on the way: about a sixth of
- * a load's write work in the profile (docs/benchmarks, twenty-first round). Values, encodings,
+ * field and level state per value, and boxes each field's ordinal on the way: about a quarter
+ * of a load's write samples in the profile (docs/benchmarks, twenty-first round). Values, encodings,
  * statistics, row groups and footer are the same as that path writes: the schema is Spark's
  * conversion, the values follow its write support type for type, and row groups close on the
  * same memory checks as parquet's own record writer.
