@@ -50,9 +50,27 @@ private[shims] final class ColumnParquetWriter(file: OutputFile, path: Path, con
 
   private val codecFactory = new CodecFactory(conf, props.getPageSizeThreshold)
   private val compressor: BytesInputCompressor = codecFactory.getCompressor(codec)
-  private val fileWriter = new ParquetFileWriter(file, schema, ParquetFileWriter.Mode.CREATE, rowGroupSize,
-    ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null: FileEncryptionProperties, props)
-  fileWriter.start()
+  private val fileWriter: ParquetFileWriter = {
+    var created: ParquetFileWriter = null
+    try {
+      created = new ParquetFileWriter(file, schema, ParquetFileWriter.Mode.CREATE, rowGroupSize,
+        ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null: FileEncryptionProperties, props)
+      created.start()
+      created
+    } catch {
+      case e: Throwable =>
+        // No writer reaches the caller, so nothing would release the codecs or remove the file;
+        // a file that was there before (CREATE refuses it) is not this writer's to remove.
+        codecFactory.release()
+        if (created != null) {
+          try created.close()
+          catch { case _: Exception => () }
+          try path.getFileSystem(conf).delete(path, false)
+          catch { case _: Exception => () }
+        }
+        throw e
+    }
+  }
 
   private var pageStore: ColumnChunkPageWriteStore = _
   private var store: ColumnWriteStore = _

@@ -13,6 +13,7 @@ import org.apache.parquet.hadoop.{ParquetFileReader, ParquetReader}
 import org.apache.parquet.hadoop.example.GroupReadSupport
 import org.apache.parquet.hadoop.metadata.CompressionCodecName
 import org.apache.parquet.hadoop.util.{HadoopInputFile, HadoopOutputFile}
+import org.apache.parquet.io.{OutputFile, PositionOutputStream}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection
 import org.apache.spark.sql.execution.datasources.parquet.SparkToParquetSchemaConverter
@@ -113,6 +114,46 @@ class ColumnParquetWriterSuite extends AnyFunSuite {
       w.write(project(InternalRow.fromSeq(Seq.fill(schema.length)(null).updated(12, Decimal(1, 25, 3)))))
       w.abort()
       assert(!Files.exists(dir.resolve("aborted.parquet")))
+    } finally {
+      Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.delete(p))
+    }
+  }
+
+  test("a writer that fails to open removes only the file it created") {
+    val schema = StructType(Seq(StructField("i", IntegerType)))
+    val parquet = converter(legacy = false).convert(schema)
+    val kinds = ColumnParquetWriter.kinds(schema, parquet).get
+    val props = ParquetProperties.builder().build()
+    val dir = Files.createTempDirectory("column-writer-open")
+    val conf = new Configuration()
+    def open(file: OutputFile, p: Path) =
+      new ColumnParquetWriter(file, p, conf, parquet, kinds, props, CompressionCodecName.SNAPPY, 1 << 20, Map.empty)
+    try {
+      // an existing file: CREATE refuses it, and it stays as it was
+      val existing = dir.resolve("existing.parquet")
+      Files.write(existing, Array[Byte](1, 2, 3))
+      val p = new Path(existing.toUri)
+      intercept[java.io.IOException](open(HadoopOutputFile.fromPath(p, conf), p))
+      assert(Files.readAllBytes(existing).toSeq == Seq[Byte](1, 2, 3))
+
+      // a file created and then unwritable (the magic bytes fail): removed
+      val broken = new Path(dir.resolve("broken.parquet").toUri)
+      val real = HadoopOutputFile.fromPath(broken, conf)
+      val failing = new OutputFile {
+        private def wrap(out: PositionOutputStream): PositionOutputStream = new PositionOutputStream {
+          override def getPos: Long = out.getPos
+          override def write(b: Int): Unit = throw new java.io.IOException("disk full")
+          override def write(b: Array[Byte], off: Int, len: Int): Unit = throw new java.io.IOException("disk full")
+          override def close(): Unit = out.close()
+        }
+        override def create(hint: Long): PositionOutputStream = wrap(real.create(hint))
+        override def createOrOverwrite(hint: Long): PositionOutputStream = wrap(real.createOrOverwrite(hint))
+        override def supportsBlockSize(): Boolean = false
+        override def defaultBlockSize(): Long = 0L
+      }
+      val e = intercept[java.io.IOException](open(failing, broken))
+      assert(e.getMessage.contains("disk full"))
+      assert(!Files.exists(dir.resolve("broken.parquet")))
     } finally {
       Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.delete(p))
     }
