@@ -203,6 +203,8 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         when += f", {runs} run{'s' if runs != 1 else ''}" if runs else ""
         repeats = (res.get("spec") or {}).get("read_repeats") or 1
         when += f", each query timed {repeats} times per run" if repeats > 1 else ", each query timed once per run"
+        loads = (res.get("spec") or {}).get("load_repeats") or 1
+        when += f", each load {loads} times" if loads > 1 else ", each load once"
         versions.append(f"- {NAMES.get(res['system'], res['system'])}: {v}{wall}{when}{failed}")
     errors = [
         f"- {NAMES.get(r['system'], r['system'])} {r['variant']}: {r['error']}"
@@ -237,9 +239,10 @@ def markdown(summary: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
         "step's time over the plain-parquet equivalent timed in the same process and run (a write "
         "of the same input rows, or the same query on a parquet copy of the rows the table holds); "
         "MB, files: written or changed under the table folder by the step (metadata included). "
-        "A query timed several times per run counts "
+        "A query or a load timed several times per run counts "
         "with the median of its repetitions, and its floor with the median of the floor's, timed "
-        "alternately with them (query, floor, floor, query, ...).",
+        "alternately with them (query, floor, floor, query, ...); a load's bytes and files are its "
+        "last repetition's.",
         "",
         "| workload | system | variant | median s | min | max | x parquet | MB | files | notes |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",

@@ -65,6 +65,13 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
         help="times each query is timed per run, alternating with its parquet floor; the run keeps "
         "the medians (default 3)",
     )
+    p.add_argument(
+        "--load-repeats",
+        type=int,
+        default=3,
+        help="times each load is timed per run, alternating with its parquet floor; the run keeps "
+        "the medians (default 3)",
+    )
     p.add_argument("--index", default="BLOOM", help="hoodie.index.type of pyhudi's and Hudi's upserts (default BLOOM)")
     p.add_argument(
         "--indexes",
@@ -167,6 +174,8 @@ def run_system(args: argparse.Namespace, system: str, data: str, index: str = ""
         "driver_memory": args.driver_memory,
         "shuffle_partitions": args.shuffle_partitions,
         "read_repeats": args.read_repeats,
+        # an index sweep times the upserts only
+        "load_repeats": 1 if only else args.load_repeats,
         "index": index,
         "buckets": args.buckets,
         "only": only,
@@ -201,7 +210,17 @@ def run_system(args: argparse.Namespace, system: str, data: str, index: str = ""
     result["wall_seconds"] = time.perf_counter() - start
     result["index"] = index
     result["spec"] = {
-        k: spec[k] for k in ("data", "runs", "read_repeats", "master", "driver_memory", "shuffle_partitions", "index")
+        k: spec[k]
+        for k in (
+            "data",
+            "runs",
+            "read_repeats",
+            "load_repeats",
+            "master",
+            "driver_memory",
+            "shuffle_partitions",
+            "index",
+        )
     }
     result["measured"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(spec["out"], "w") as f:
@@ -240,7 +259,9 @@ def reuse_result(args: argparse.Namespace, system: str, index: str = "") -> Dict
         "shuffle_partitions": args.shuffle_partitions,
         "index": index or args.index,
     }
-    measured_with = {k: v for k, v in (result.get("spec") or {}).items() if k not in ("runs", "read_repeats")}
+    measured_with = {
+        k: v for k, v in (result.get("spec") or {}).items() if k not in ("runs", "read_repeats", "load_repeats")
+    }
     measured_with["data"] = os.path.basename(str(measured_with.get("data", "")))
     if measured_with != wanted:
         raise SystemExit(f"--reuse {system}: {path} was measured with {result.get('spec')}, not {wanted}")

@@ -79,6 +79,8 @@ class Bench:
         self.data = spec["data"]
         # a read is timed this many times per run, alternating with its parquet floor
         self.read_repeats = max(1, int(spec.get("read_repeats", 1)))
+        # a load is timed this many times per run, alternating with its parquet floor
+        self.load_repeats = max(1, int(spec.get("load_repeats", 1)))
         self.records: Dict[Tuple[str, str], Dict[str, Any]] = {}
         self.floors: Dict[Tuple[int, str], float] = {}
         self.run = 0
@@ -172,6 +174,57 @@ class Bench:
         self.record(variant, workload, **fields)
         print(f"[{self.system}] run {self.run} {variant} / {workload}: {seconds:.2f}s", file=sys.stderr, flush=True)
         return out
+
+    def load_step(
+        self,
+        variant: str,
+        workload: str,
+        fn: Callable[[], Any],
+        path: str,
+        reset: Callable[[], Any],
+        floor: Optional["Floor"] = None,
+    ) -> None:
+        """Time the load ``fn`` ``load_repeats`` times, alternating with its parquet floor (load,
+        floor, floor, load, ...), and record the medians, as ``read_step`` does for a query. A
+        load is timed once per run otherwise, beside one floor: over nine runs of the same code
+        the floor alone took 8 to 14 seconds, wider than the differences the ratio is read for.
+        ``reset()`` (untimed) removes the table before a repetition; the last one's table stays
+        for the steps after, and its bytes and files are recorded."""
+        times: List[float] = []
+        floors: List[float] = []
+        fields: Dict[str, Any] = {}
+        for i in range(self.load_repeats):
+            for which in ("step", "floor") if i % 2 == 0 else ("floor", "step"):
+                if which == "floor":
+                    if floor is None:
+                        continue
+                    folder = os.path.join(self.work, f"run{self.run}", "parquet_floor")
+                    shutil.rmtree(folder, ignore_errors=True)
+                    floor.prepare()
+                    start = time.perf_counter()
+                    floor.fn(folder)
+                    floors.append(time.perf_counter() - start)
+                    continue
+                if times:
+                    reset()
+                before = _listing(path)
+                start = time.perf_counter()
+                fn()
+                times.append(time.perf_counter() - start)
+                after = _listing(path)
+                changed = [n for n, s in after.items() if before.get(n) != s]
+                fields["bytes"] = sum(after[n] for n in changed)
+                fields["files"] = len(changed)
+        fields["times"] = statistics.median(times)
+        if floor is not None:
+            fields["floor"] = statistics.median(floors)
+            # later steps on the same input (compaction, the other loads) share this floor
+            self.floors.setdefault((self.run, floor.key), fields["floor"])
+        rec = self.record(variant, workload, **fields)
+        if rec:  # empty for the warm-up
+            rec.setdefault("repeats", []).append({"times": times, "floor": floors})
+        shown = ", ".join(f"{t:.2f}" for t in times)
+        print(f"[{self.system}] run {self.run} {variant} / {workload}: {shown}s", file=sys.stderr, flush=True)
 
     def read_step(self, variant: str, workload: str, fn: Callable[[], Any], floor: Optional["Floor"] = None) -> Any:
         """Time the query ``fn`` ``read_repeats`` times, alternating with its parquet floor (step,

@@ -4,6 +4,7 @@ table options, the same steps, only the data source name, the extra options and 
 differ."""
 
 import os
+import shutil
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from common import (
@@ -99,8 +100,13 @@ class HudiFamily:
         path = b.table_path(variant)
         label, op, load_opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(
-            variant, LOAD, lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts), path, b.floor_write("table")
+        b.load_step(
+            variant,
+            LOAD,
+            lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts),
+            path,
+            lambda: shutil.rmtree(path),
+            b.floor_write("table"),
         )
         b.record(variant, LOAD, label=label)
         for w in UPSERTS:
@@ -186,8 +192,13 @@ class HudiFamily:
         path = b.table_path(variant)
         label, op, opts = self.load_ops[0]
         table = b.inputs["table"]
-        b.step(
-            variant, MOR_LOAD, lambda: self.write(table, path, "MERGE_ON_READ", op, opts), path, b.floor_write("table")
+        b.load_step(
+            variant,
+            MOR_LOAD,
+            lambda: self.write(table, path, "MERGE_ON_READ", op, opts),
+            path,
+            lambda: shutil.rmtree(path),
+            b.floor_write("table"),
         )
         batch = b.batch(UPSERT_10_UNIFORM)
         b.step(

@@ -41,6 +41,11 @@ class Iceberg(MergeFamily):
     def read(self, variant: str) -> Any:
         return self.b.spark.table(self.ident(variant)).select(*self.b.columns)
 
+    def drop(self, variant: str) -> None:
+        # through the catalog, which would otherwise keep the dropped table's metadata cached
+        self.b.spark.sql(f"DROP TABLE {self.ident(variant)} PURGE")
+        shutil.rmtree(self.folder(variant), ignore_errors=True)
+
     def compact(self, variant: str) -> None:
         table = f"db.{self.name(variant)}"
         # rewrite every data file that has a delete file against it, as a MOR compaction does
