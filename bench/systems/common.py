@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 # The workloads in the order of the results table; a system that lacks one reports it as n/a.
 LOAD = "load"
@@ -161,10 +161,7 @@ class Bench:
         seconds = time.perf_counter() - start
         fields: Dict[str, Any] = {"times": seconds}
         if path:
-            after = _listing(path)
-            changed = [n for n, s in after.items() if before.get(n) != s]
-            fields["bytes"] = sum(after[n] for n in changed)
-            fields["files"] = len(changed)
+            fields["bytes"], fields["files"] = _changed(before, path)
         if floor is not None:
             fields["floor"] = self.parquet_floor(floor)
         if result is not None:
@@ -181,40 +178,32 @@ class Bench:
         workload: str,
         fn: Callable[[], Any],
         path: str,
-        reset: Callable[[], Any],
         floor: Optional["Floor"] = None,
+        reset: Optional[Callable[[], Any]] = None,
     ) -> None:
         """Time the load ``fn`` ``load_repeats`` times, alternating with its parquet floor (load,
         floor, floor, load, ...), and record the medians, as ``read_step`` does for a query. A
         load is timed once per run otherwise, beside one floor: over nine runs of the same code
         the floor alone took 8 to 14 seconds, wider than the differences the ratio is read for.
-        ``reset()`` (untimed) removes the table before a repetition; the last one's table stays
-        for the steps after, and its bytes and files are recorded."""
+        ``reset()`` (untimed; by default removing ``path``) removes the table before a repetition;
+        the last one's table stays for the steps after, and its bytes and files are recorded."""
         times: List[float] = []
         floors: List[float] = []
         fields: Dict[str, Any] = {}
-        for i in range(self.load_repeats):
-            for which in ("step", "floor") if i % 2 == 0 else ("floor", "step"):
-                if which == "floor":
-                    if floor is None:
-                        continue
-                    folder = os.path.join(self.work, f"run{self.run}", "parquet_floor")
-                    shutil.rmtree(folder, ignore_errors=True)
-                    floor.prepare()
-                    start = time.perf_counter()
-                    floor.fn(folder)
-                    floors.append(time.perf_counter() - start)
-                    continue
-                if times:
-                    reset()
-                before = _listing(path)
-                start = time.perf_counter()
-                fn()
-                times.append(time.perf_counter() - start)
-                after = _listing(path)
-                changed = [n for n, s in after.items() if before.get(n) != s]
-                fields["bytes"] = sum(after[n] for n in changed)
-                fields["files"] = len(changed)
+        for which in _alternation(self.load_repeats):
+            if which == "floor":
+                if floor is not None:
+                    floors.append(self._time_floor_write(floor))
+                continue
+            if times and reset is not None:
+                reset()
+            elif times:
+                shutil.rmtree(path)
+            before = _listing(path)
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+            fields["bytes"], fields["files"] = _changed(before, path)
         fields["times"] = statistics.median(times)
         if floor is not None:
             fields["floor"] = statistics.median(floors)
@@ -237,19 +226,18 @@ class Bench:
         floors: List[float] = []
         out: Any = None
         results: List[Any] = []  # every repetition's, the floor's too, when they must agree
-        for i in range(self.read_repeats):
-            for which in ("step", "floor") if i % 2 == 0 else ("floor", "step"):
-                if which == "floor" and floor is None:
-                    continue
-                start = time.perf_counter()
-                if which == "step":
-                    out = fn()
-                    times.append(time.perf_counter() - start)
-                    results.append(out)
-                else:
-                    floor_out = floor.fn("")
-                    floors.append(time.perf_counter() - start)
-                    results.append(floor_out)
+        for which in _alternation(self.read_repeats):
+            if which == "floor" and floor is None:
+                continue
+            start = time.perf_counter()
+            if which == "step":
+                out = fn()
+                times.append(time.perf_counter() - start)
+                results.append(out)
+            else:
+                floor_out = floor.fn("")
+                floors.append(time.perf_counter() - start)
+                results.append(floor_out)
         if floor is not None and floor.same_rows and len(set(results)) > 1:
             raise RuntimeError(f"the table and its parquet copy read different rows: {results}")
         fields: Dict[str, Any] = {"times": statistics.median(times)}
@@ -269,13 +257,17 @@ class Bench:
         run and kind (steps on the same input share it, so the floor does not dominate a run)."""
         key = (self.run, floor.key)
         if key not in self.floors:
-            folder = os.path.join(self.work, f"run{self.run}", "parquet_floor")
-            shutil.rmtree(folder, ignore_errors=True)
-            floor.prepare()
-            start = time.perf_counter()
-            floor.fn(folder)
-            self.floors[key] = time.perf_counter() - start
+            self.floors[key] = self._time_floor_write(floor)
         return self.floors[key]
+
+    def _time_floor_write(self, floor: "Floor") -> float:
+        """Seconds of one write of ``floor`` into the run's scratch folder, emptied first (untimed)."""
+        folder = os.path.join(self.work, f"run{self.run}", "parquet_floor")
+        shutil.rmtree(folder, ignore_errors=True)
+        floor.prepare()
+        start = time.perf_counter()
+        floor.fn(folder)
+        return time.perf_counter() - start
 
     # -- the plain-parquet floors of each kind of step ------------------------------------------
 
@@ -359,6 +351,20 @@ class Floor:
         self.fn = fn
         self.prepare = prepare
         self.same_rows = same_rows
+
+
+def _alternation(repeats: int) -> Iterator[str]:
+    """A step and its floor in turns that swap each repetition (step, floor, floor, step, ...),
+    so neither always runs first."""
+    for i in range(repeats):
+        yield from ("step", "floor") if i % 2 == 0 else ("floor", "step")
+
+
+def _changed(before: Dict[str, int], path: str) -> Tuple[int, int]:
+    """Bytes and files under ``path`` added or changed since the listing ``before``."""
+    after = _listing(path)
+    changed = [n for n, size in after.items() if before.get(n) != size]
+    return sum(after[n] for n in changed), len(changed)
 
 
 def _listing(path: str) -> Dict[str, int]:

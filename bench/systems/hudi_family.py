@@ -4,7 +4,6 @@ table options, the same steps, only the data source name, the extra options and 
 differ."""
 
 import os
-import shutil
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from common import (
@@ -105,7 +104,6 @@ class HudiFamily:
             LOAD,
             lambda: self.write(table, path, "COPY_ON_WRITE", op, load_opts),
             path,
-            lambda: shutil.rmtree(path),
             b.floor_write("table"),
         )
         b.record(variant, LOAD, label=label)
@@ -197,7 +195,6 @@ class HudiFamily:
             MOR_LOAD,
             lambda: self.write(table, path, "MERGE_ON_READ", op, opts),
             path,
-            lambda: shutil.rmtree(path),
             b.floor_write("table"),
         )
         batch = b.batch(UPSERT_10_UNIFORM)

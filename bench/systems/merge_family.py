@@ -82,8 +82,8 @@ class MergeFamily:
             LOAD,
             lambda: self.create(table, variant, mode),
             path,
-            lambda: self.drop(variant),
             b.floor_write("table"),
+            lambda: self.drop(variant),
         )
         b.record(variant, LOAD, label="append")
         for w in UPSERTS:
@@ -119,8 +119,8 @@ class MergeFamily:
             MOR_LOAD,
             lambda: self.create(table, variant, "merge-on-read"),
             path,
-            lambda: self.drop(variant),
             b.floor_write("table"),
+            lambda: self.drop(variant),
         )
         batch = b.batch(UPSERT_10_UNIFORM)
         b.step(variant, MOR_UPSERT, lambda: self.merge(batch, variant), path, b.floor_write(BATCHES[UPSERT_10_UNIFORM]))

@@ -3,7 +3,6 @@
 as every other worker times them beside its own steps. Usage: parquet_system.py SPEC."""
 
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -20,9 +19,7 @@ def main() -> int:
 
     def sequence(variant: str) -> None:
         path = b.table_path(variant)
-        b.load_step(
-            variant, LOAD, lambda: table.write.partitionBy(PARTITION).parquet(path), path, lambda: shutil.rmtree(path)
-        )
+        b.load_step(variant, LOAD, lambda: table.write.partitionBy(PARTITION).parquet(path), path)
         b.record(variant, LOAD, label="df.write.parquet")
         b.read_step(variant, SCAN, lambda: b.checksum(b.spark.read.parquet(path)))
         b.read_step(variant, FILTER, lambda: b.checksum(b.filtered(b.spark.read.parquet(path))))
