@@ -46,7 +46,7 @@ bench:
 	python3 bench/run.py
 
 bench-indexes:
-	python3 bench/run.py --runs 3 --indexes BLOOM,SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET
+	python3 bench/run.py --indexes BLOOM,SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET
 
 clean:
 	rm -rf target spark-connector/target project/target python/pyhudi/jars build/lib dist *.egg-info

@@ -6,7 +6,7 @@ Usage (from the repository root, any Python 3.9+; ``make bench`` runs the defaul
 
     python bench/run.py                                  # 5,000,000 rows, every system, 3 runs
     python bench/run.py --rows 20000 --runs 1 --systems pyhudi,parquet --out /tmp/bench-smoke
-    python bench/run.py --indexes SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET --runs 3   # index sweep
+    python bench/run.py --indexes SIMPLE,GLOBAL_BLOOM,GLOBAL_SIMPLE,BUCKET   # index sweep (3 runs, the default)
 
 It creates two virtualenvs under ``--envs`` (default ``bench/.envs``) from the pinned files in
 ``requirements/``: ``bench-spark4.txt`` (PySpark 4.0 + matplotlib, with pyhudi installed from
