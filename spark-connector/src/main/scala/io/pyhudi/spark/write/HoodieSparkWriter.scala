@@ -6,7 +6,6 @@ import java.util.UUID
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.{DataFrame, SaveMode, SparkSession}
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.storage.StorageLevel
 
 import io.pyhudi.avro.SparkToAvro
 import io.pyhudi.config.WriteConfig
@@ -181,9 +180,10 @@ object HoodieSparkWriter {
     val cached = scala.collection.mutable.ArrayBuffer[RDD[_]]()
     // A partial-column write orders its records by its column group's column, if any.
     val ordering = partial.map(_.orderingField).getOrElse(spec.precombineField)
-    def persisted[T](rdd: RDD[T]): RDD[T] = {
-      cached += rdd
-      rdd.persist(StorageLevel.MEMORY_AND_DISK) // rows are UnsafeRows: compact without serializing
+    def persisted[T <: AnyRef: scala.reflect.ClassTag](rdd: RDD[T]): RDD[T] = {
+      val (records, blocks) = RecordBlock.persist(rdd)
+      cached += blocks
+      records
     }
     lazy val identified =
       IncomingRecords.keyed(IncomingRecords(df, spec, tableData, ordering), spec.isGlobalIndex)
@@ -267,9 +267,9 @@ object HoodieSparkWriter {
             returningBatch = false, hadoopConf)
           val lookupStarted = System.nanoTime()
           val index = if (lookup) Some(SparkIndex(sc, spec, files, keyReader, conf)) else None
-          val tagged = index.fold(records.map(r => (r, Option.empty[Location])))(_.tag(keyed)).persist(
-            StorageLevel.MEMORY_AND_DISK)
-          cached += tagged
+          // Without a lookup (insert) every record is an insert: mapped again from the kept
+          // records, not kept a second time, which would double the memory the write caches.
+          val tagged = index.fold(records.map(r => (r, Option.empty[Location])))(i => persisted(i.tag(keyed)))
           val found = tagging(tagged)
           indexLookup = index.map(_.lookup((System.nanoTime() - lookupStarted) / 1000000L, found))
           checkInserts(tagged.filter { case (r, l) => l.isEmpty && !r.isDelete }.keys)
