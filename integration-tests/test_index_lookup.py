@@ -123,6 +123,31 @@ def test_an_upsert_records_the_files_its_lookup_probed(spark, tmp_path, index_ty
     assert "index_lookup:" in text and f"{lookup['files_probed']} probed" in text
 
 
+@pytest.mark.parametrize("index_type", ["BLOOM", "SIMPLE", "GLOBAL_SIMPLE"])
+def test_records_not_deduplicated_are_joined_with_the_keys_found_like_deduplicated_ones(spark, tmp_path, index_type):
+    # hoodie.combine.before.upsert=false: the records reach the lookup's join as read, not yet
+    # partitioned by key, so the join moves them to the found keys' partitions first.
+    path = tmp_path / "t"
+    _table(spark, path, "COPY_ON_WRITE")
+    updates = [(_key(b, p, i), p, 2, "b") for b in range(BATCHES) for p in PARTS for i in range(0, PER_FILE, 3)]
+    inserts = [(f"9-{p}-{i:04d}", p, 2, "new") for p in PARTS for i in range(4)]
+    pyhudi.write(
+        spark.createDataFrame(updates + inserts, SCHEMA).repartition(5),
+        str(path),
+        operation="upsert",
+        index_type=index_type,
+        precombine="ts",
+        options={"hoodie.combine.before.upsert": "false"},
+    )
+    rows = spark.read.format("pyhudi").load(str(path)).select("id", "v").collect()
+    values = {r.id: r.v for r in rows}
+    assert len(rows) == len(values) == BATCHES * len(PARTS) * PER_FILE + len(inserts)
+    assert all(values[k] == "b" for k, *_ in updates) and all(values[k] == "new" for k, *_ in inserts)
+    assert sum(v == "a" for v in values.values()) == BATCHES * len(PARTS) * PER_FILE - len(updates)
+    last = pyhudi.HudiTable.for_path(spark, str(path)).history().collect()[-1]
+    assert last.rows_updated == len(updates) and last.index_lookup.records_found == len(updates)
+
+
 def test_keys_outside_every_key_range_probe_nothing_and_writes_without_a_lookup_record_none(spark, tmp_path):
     path = tmp_path / "t"
     _table(spark, path, "COPY_ON_WRITE")

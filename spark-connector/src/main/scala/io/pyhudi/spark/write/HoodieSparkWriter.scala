@@ -223,7 +223,7 @@ object HoodieSparkWriter {
         case WritePath.Overwrite(scope, bucketed) =>
           val old = scope match {
             case ReplaceScope.Table => TableFiles.load(table, None, toReplace = true)
-            case _ => TableFiles.load(table, Some(records.map(_.partitionPath).distinct().collect().toSeq),
+            case _ => TableFiles.load(table, Some(partitionsOf(records)),
                 toReplace = true)
           }
           val (tagged, plan, inserts) =
@@ -261,7 +261,7 @@ object HoodieSparkWriter {
           (WriteExecution.write(byBucket, plan, ctx, rollover = false, appends), Map.empty[String, Seq[String]])
 
         case WritePath.Indexed(lookup, packsSmallFiles, allPartitions, appendsLogs) =>
-          val partitions = records.map(_.partitionPath).distinct().collect().toSeq
+          val partitions = partitionsOf(records)
           val files = TableFiles.load(table, if (allPartitions) None else Some(partitions))
           val keyReader = ParquetReaderShim.buildReader(spark, tableSchema, SparkIndex.KeySchema, Nil,
             returningBatch = false, hadoopConf)
@@ -334,6 +334,18 @@ object HoodieSparkWriter {
     if (WriteConfig.ClusteringInline.from(options).get &&
       ClusteringPlanner.shouldClusterInline(table, WriteConfig.ClusteringInlineMaxCommits.from(options).get))
       Clusterer.cluster(spark, table, options)
+
+  /**
+   * The partition paths of `records`. They are few: each task gathers its own set and the driver
+   * joins them, where distinct() would shuffle, combining one entry per record in a map Spark
+   * sizes as it grows.
+   */
+  private def partitionsOf(records: RDD[WriteRecord]): Seq[String] =
+    records.mapPartitions { it =>
+      val seen = new java.util.HashSet[String]()
+      it.foreach(r => seen.add(r.partitionPath))
+      Iterator.single(seen.toArray(new Array[String](0)))
+    }.collect().flatten.distinct.toSeq
 
   /** Index tagging's figures: each task counts its records, the driver adds them up. */
   private def tagging(tagged: RDD[(WriteRecord, Option[Location])]): Tagging =

@@ -10,7 +10,7 @@ import org.apache.spark.util.sketch.BloomFilter
 
 import io.pyhudi.errors.Errors
 import io.pyhudi.filegroup.BaseFile
-import io.pyhudi.index.{IndexLookup, IndexType, KeySet, Tag, TagResolution}
+import io.pyhudi.index.{IndexLookup, IndexType, KeySet, LocationJoin, Tag, TagResolution}
 import io.pyhudi.index.bloom.{BaseFileFooter, KeyRanges}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.ParquetReaderShim
@@ -38,15 +38,21 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
   protected val bloomChecks = sc.longAccumulator("pyhudi.index.bloom.checks")
   protected val bloomPositives = sc.longAccumulator("pyhudi.index.bloom.positives")
 
-  /** (key, location) of the stored keys that incoming `records` may match. */
-  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)]
+  /**
+   * (key, location) of the stored keys that incoming `records` may match, and whether they are
+   * bounded by the records: at most one per incoming key plus a filter's false positives.
+   */
+  protected def found(records: RDD[WriteRecord]): (RDD[(String, Location)], Boolean)
 
   protected def parallelism: Int = math.max(1, math.min(indexed.size, sc.defaultParallelism * 2))
 
   /** @param keyed incoming records keyed by `IncomingRecords.identity` */
   final def tag(keyed: RDD[(IncomingRecords.Identity, WriteRecord)]): RDD[(WriteRecord, Option[Location])] =
     if (indexed.isEmpty) keyed.map { case (_, r) => (r, None) }
-    else join(keyed, found(keyed.values))
+    else {
+      val (stored, bounded) = found(keyed.values)
+      join(keyed, stored, bounded)
+    }
 
   /**
    * The lookup's figures once its tagged records have been counted (`tagging`), which runs it.
@@ -59,8 +65,8 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
       tagging.updated.size.toLong, keysRead.sum, bloomChecks.sum, bloomPositives.sum, tagging.located)
   }
 
-  private def join(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], found: RDD[(String, Location)])
-      : RDD[(WriteRecord, Option[Location])] = {
+  private def join(keyed: RDD[(IncomingRecords.Identity, WriteRecord)], found: RDD[(String, Location)],
+      bounded: Boolean): RDD[(WriteRecord, Option[Location])] = {
     val indexType = spec.indexType
     val move = spec.updatePartitionPath
     // De-duplicated records are already hash-partitioned by identity: joining with that
@@ -71,15 +77,24 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
     val stored = new ShuffledRDD[IncomingRecords.Identity, Location, Location](
       found.map { case (k, l) => (TagResolution.lookupKey(indexType.isGlobal, l.partitionPath, k), l) },
       partitioner).setSerializer(RecordSerializer(sc.getConf))
-    val joined = keyed.leftOuterJoin(stored, partitioner).values
+    val joined =
+      if (bounded) {
+        // A hash join, the found locations as its table (index.LocationJoin). Records that were
+        // not de-duplicated are moved to the found keys' partitions first.
+        val records =
+          if (keyed.partitioner.contains(partitioner)) keyed
+          else new ShuffledRDD[IncomingRecords.Identity, WriteRecord, WriteRecord](keyed, partitioner)
+            .setSerializer(RecordSerializer(sc.getConf))
+        records.zipPartitions(stored)((rs, fs) => LocationJoin.leftOuter(rs, fs))
+      } else keyed.leftOuterJoin(stored, partitioner).values
     joined.flatMap { case (r, at) =>
       TagResolution.resolve(indexType, r.partitionPath, at, move) match {
-        case Tag.Insert => Seq(r -> None)
-        case Tag.Update(l) => Seq(r -> Some(l))
+        case Tag.Insert => Iterator.single(r -> None)
+        case Tag.Update(l) => Iterator.single(r -> Some(l))
         case Tag.Move(from) =>
           val delete = r.copy(partitionPath = from.partitionPath, isDelete = true)
-          Seq(delete -> Some(from)) ++ (if (r.isDelete) Nil else Seq(r -> None))
-        case Tag.UpdateInPlace(l) => Seq(r.copy(partitionPath = l.partitionPath) -> Some(l))
+          Iterator(delete -> Some(from)) ++ (if (r.isDelete) Iterator.empty else Iterator.single(r -> None))
+        case Tag.UpdateInPlace(l) => Iterator.single(r.copy(partitionPath = l.partitionPath) -> Some(l))
       }
     }
   }
@@ -120,16 +135,19 @@ object SparkIndex {
 final class SimpleIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader)
     extends SparkIndex(sc, spec, files) {
 
-  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
+  protected def found(records: RDD[WriteRecord]): (RDD[(String, Location)], Boolean) = {
     val reader = keyReader
-    val incoming = sc.broadcast(SimpleIndex.incomingKeys(records))
+    val filter = SimpleIndex.incomingKeys(records)
+    val incoming = sc.broadcast(filter)
     val (probed, read) = (filesProbed, keysRead)
-    sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
+    val stored = sc.parallelize(indexed, parallelism).flatMap { case (partition, base) =>
       val filter = incoming.value
       SparkIndex.probe(reader, base, probed, read)
         .filter(k => filter.forall(_.mightContainBinary(k.getBytes)))
         .map(k => (k.toString, Location(partition, base.fileId)))
     }
+    // Unfiltered, every stored key of the candidate partitions is found: too many to hash.
+    (stored, filter.isDefined)
   }
 }
 
@@ -165,7 +183,7 @@ object SimpleIndex {
 final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, keyReader: FileReader,
     conf: SerializableConfiguration) extends SparkIndex(sc, spec, files) {
 
-  protected def found(records: RDD[WriteRecord]): RDD[(String, Location)] = {
+  protected def found(records: RDD[WriteRecord]): (RDD[(String, Location)], Boolean) = {
     val c = conf
     val bases = indexed
     val ranges = sc.parallelize(bases.indices, parallelism).map { i =>
@@ -176,7 +194,8 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
     val candidates = records.flatMap(r => bcRanges.value.candidates(r.partitionPath, r.key).map(i => (i, r.key)))
     val reader = keyReader
     val (inRange, checks, positives, probed, read) = (filesInRange, bloomChecks, bloomPositives, filesProbed, keysRead)
-    candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
+    // Positives are confirmed against the files' keys: only keys some record holds are found.
+    val stored = candidates.groupByKey(parallelism).flatMap { case (i, keys) =>
       val (partition, base) = bases(i)
       val bloom = BaseFileFooter.read(c.value, base.path).bloom
       // Stored keys are compared as UTF-8 bytes: only the keys found are decoded.
@@ -191,5 +210,6 @@ final class BloomIndex(sc: SparkContext, spec: WriteSpec, files: TableFiles, key
       else SparkIndex.probe(reader, base, probed, read).filter(maybe.contains)
         .map(k => (k.toString, Location(partition, base.fileId)))
     }
+    (stored, true)
   }
 }
