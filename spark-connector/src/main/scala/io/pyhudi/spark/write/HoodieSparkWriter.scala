@@ -335,16 +335,19 @@ object HoodieSparkWriter {
       ClusteringPlanner.shouldClusterInline(table, WriteConfig.ClusteringInlineMaxCommits.from(options).get))
       Clusterer.cluster(spark, table, options)
 
+  /** The partition paths of `records`. */
+  private def partitionsOf(records: RDD[WriteRecord]): Seq[String] = gathered(records)(_.partitionPath)
+
   /**
-   * The partition paths of `records`. They are few: each task gathers its own set and the driver
-   * joins them, where distinct() would shuffle, combining one entry per record in a map Spark
-   * sizes as it grows.
+   * The distinct values of `f` over `records`, which are few (partitions, buckets): each task
+   * gathers its own set and the driver joins them, where distinct() would shuffle, combining one
+   * entry per record in a map Spark sizes as it grows.
    */
-  private def partitionsOf(records: RDD[WriteRecord]): Seq[String] =
+  private def gathered[T: scala.reflect.ClassTag](records: RDD[WriteRecord])(f: WriteRecord => T): Seq[T] =
     records.mapPartitions { it =>
-      val seen = new java.util.HashSet[String]()
-      it.foreach(r => seen.add(r.partitionPath))
-      Iterator.single(seen.toArray(new Array[String](0)))
+      val seen = scala.collection.mutable.HashSet.empty[T]
+      it.foreach(r => seen += f(r))
+      Iterator.single(seen.toArray)
     }.collect().flatten.distinct.toSeq
 
   /** Index tagging's figures: each task counts its records, the driver adds them up. */
@@ -369,13 +372,8 @@ object HoodieSparkWriter {
       : (WritePlan, TableFiles, (String, String) => Location) = {
     val bucketOf = bucketOfKey(spec)
     def group(partitionPath: String, key: String) = (partitionPath, bucketOf(key))
-    // The groups a write touches are few (partitions x buckets): each task gathers its own set
-    // and the driver joins them, where a distinct() would shuffle and combine one entry per record.
-    val groups = records.mapPartitions { it =>
-      val seen = scala.collection.mutable.HashSet.empty[(String, Int)]
-      it.foreach(r => seen += group(r.partitionPath, r.key))
-      Iterator.single(seen.toArray)
-    }.collect().flatten.distinct.toSeq
+    // The groups a write touches are few (partitions x buckets).
+    val groups = gathered(records)(r => group(r.partitionPath, r.key))
     val files = TableFiles.load(table, Some(groups.map(_._1).distinct))
     val (plan, locations) = BucketRouting.plan(groups, files.all, fresh)
     (plan, files, (partitionPath, key) => locations(group(partitionPath, key)))
