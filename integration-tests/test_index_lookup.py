@@ -148,6 +148,39 @@ def test_records_not_deduplicated_are_joined_with_the_keys_found_like_deduplicat
     assert last.rows_updated == len(updates) and last.index_lookup.records_found == len(updates)
 
 
+def test_duplicates_beyond_a_tasks_memory_budget_are_combined_by_the_spilling_combiner(spark, tmp_path):
+    # De-duplication holds a task's records in a hash map up to 64 MB (estimated), then hands
+    # them and the rest to Spark's spilling combiner (spark.write.Precombine). 36,000 records of
+    # 4 KB over the session's 2 reduce tasks are about 75 MB a task: every task crosses the
+    # budget. Keys 0-5999 come twice; the larger ts wins, the first record for odd keys and the
+    # second for even ones.
+    from pyspark.sql import functions as F
+
+    path = tmp_path / "t"
+    n, distinct = 36_000, 30_000
+    i = F.col("id")
+    df = spark.range(0, n, numPartitions=2).select(
+        (i % distinct).cast("string").alias("id"),
+        F.concat(F.lit("p"), (i % distinct % 3).cast("string")).alias("part"),
+        F.when(i >= distinct, F.lit(2)).when(i % 2 == 0, F.lit(1)).otherwise(F.lit(3)).cast("long").alias("ts"),
+        F.concat(i.cast("string"), F.lit("-"), F.expr("repeat('x', 4000)")).alias("v"),
+    )
+    pyhudi.write(
+        df, str(path), table_name="dedup", record_key="id", partition_by="part", precombine="ts", operation="upsert"
+    )
+    got = {
+        r.id: int(r.src)
+        for r in spark.read.format("pyhudi")
+        .load(str(path))
+        .select("id", F.substring_index("v", "-", 1).alias("src"))
+        .collect()
+    }
+    expected = {str(k): (k + distinct if k < n - distinct and k % 2 == 0 else k) for k in range(distinct)}
+    assert got == expected
+    last = pyhudi.HudiTable.for_path(spark, str(path)).history().collect()[-1]
+    assert last.rows_inserted == distinct
+
+
 def test_keys_outside_every_key_range_probe_nothing_and_writes_without_a_lookup_record_none(spark, tmp_path):
     path = tmp_path / "t"
     _table(spark, path, "COPY_ON_WRITE")

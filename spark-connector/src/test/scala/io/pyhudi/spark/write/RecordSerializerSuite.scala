@@ -58,4 +58,19 @@ class RecordSerializerSuite extends AnyFunSuite {
       assert(roundTrip(found, conf) == found)
     }
   }
+
+  // A shuffle's serializer is deserialized with each task; each copy would start an empty pool of
+  // Kryo instances, and a map task borrows one per reduce partition.
+  test("one serializer per JVM and settings: a deserialized copy is that instance") {
+    val conf = new SparkConf(false).set("spark.kryoserializer.buffer", "128k").set("spark.app.name", "a")
+    val s = RecordSerializer(conf)
+    assert(RecordSerializer(conf.clone().set("spark.app.name", "b")) eq s) // Kryo reads spark.kryo* only
+    assert(!(RecordSerializer(conf.clone().set("spark.kryo.referenceTracking", "false")) eq s))
+    val bytes = new ByteArrayOutputStream()
+    val out = new java.io.ObjectOutputStream(bytes)
+    out.writeObject(s)
+    out.close()
+    val copy = new java.io.ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray)).readObject()
+    assert(copy eq s)
+  }
 }
