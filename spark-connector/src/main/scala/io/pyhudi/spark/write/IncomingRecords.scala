@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.spark.write
 
-import org.apache.spark.{Aggregator, TaskContext}
+import org.apache.spark.{Aggregator, Partitioner, TaskContext}
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.catalyst.InternalRow
@@ -85,20 +85,25 @@ object IncomingRecords {
   def keyed(records: RDD[WriteRecord], global: Boolean): RDD[(Identity, WriteRecord)] =
     records.map(r => identity(r, global) -> r)
 
+  /** `keyed` moved into the partitions of `partitioner` with the records' serializer, as they are. */
+  def moved(keyed: RDD[(Identity, WriteRecord)], partitioner: Partitioner): RDD[(Identity, WriteRecord)] =
+    new ShuffledRDD[Identity, WriteRecord, WriteRecord](keyed, partitioner)
+      .setSerializer(RecordSerializer(keyed.sparkContext.getConf))
+
   /**
    * Keeps one record per identity, the one with the larger ordering value (the later on ties).
    * The result stays hash-partitioned by identity, so the index lookup can join it with the
    * stored keys without moving the records again.
    */
   def deduplicate(keyed: RDD[(Identity, WriteRecord)], hasOrdering: Boolean): RDD[(Identity, WriteRecord)] =
-    deduplicate(keyed, hasOrdering, org.apache.spark.Partitioner.defaultPartitioner(keyed))
+    deduplicate(keyed, hasOrdering, Partitioner.defaultPartitioner(keyed))
 
   /**
    * [[deduplicate]] into the partitions of `partitioner`: a bucketed write de-duplicates and
    * routes each record to its bucket in one shuffle, since a key's bucket follows from the key.
    */
   def deduplicate(keyed: RDD[(Identity, WriteRecord)], hasOrdering: Boolean,
-      partitioner: org.apache.spark.Partitioner): RDD[(Identity, WriteRecord)] = {
+      partitioner: Partitioner): RDD[(Identity, WriteRecord)] = {
     val pick = (a: WriteRecord, b: WriteRecord) =>
       if (hasOrdering && io.pyhudi.merge.OrderingValues.compare(a.ordering, b.ordering) > 0) a else b
     // Records move with their own serializer (RecordSerializer) and are combined on the reduce
@@ -107,10 +112,8 @@ object IncomingRecords {
     // to its shuffle partition (the map stage of a 500k-row upsert: 2.6 s to 1.1 s). The reduce
     // side combines in a hash map while the task's records fit ([[Precombine]]), else in
     // Spark's spilling combiner.
-    val byIdentity = new ShuffledRDD[Identity, WriteRecord, WriteRecord](keyed, partitioner)
-      .setSerializer(RecordSerializer(keyed.sparkContext.getConf))
     val spilling = new Aggregator[Identity, WriteRecord, WriteRecord](r => r, pick, pick)
-    byIdentity.mapPartitions(
+    moved(keyed, partitioner).mapPartitions(
       records =>
         Precombine(records, pick, Precombine.Budget,
           rest => spilling.combineValuesByKey(rest, TaskContext.get())),

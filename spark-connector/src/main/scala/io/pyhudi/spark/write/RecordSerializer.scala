@@ -22,7 +22,7 @@ object RecordSerializer {
   def apply(conf: SparkConf): Serializer = shared(settings(conf))
 
   /** The settings Kryo reads, with the record classes registered and registration optional. */
-  private[write] def settings(conf: SparkConf): Seq[(String, String)] =
+  private def settings(conf: SparkConf): Seq[(String, String)] =
     (conf.getAll.filter(_._1.startsWith("spark.kryo")).toMap ++ Map(
       "spark.kryo.registrationRequired" -> "false",
       "spark.kryo.classesToRegister" ->

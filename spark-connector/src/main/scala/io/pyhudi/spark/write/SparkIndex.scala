@@ -74,18 +74,16 @@ sealed abstract class SparkIndex(sc: SparkContext, spec: WriteSpec, files: Table
     val partitioner = keyed.partitioner.getOrElse(new org.apache.spark.HashPartitioner(keyed.getNumPartitions))
     // The found keys cross the shuffle with the records' serializer; already partitioned like
     // the records, the join itself moves nothing.
-    val serializer = RecordSerializer(sc.getConf)
     val stored = new ShuffledRDD[IncomingRecords.Identity, Location, Location](
       found.map { case (k, l) => (TagResolution.lookupKey(indexType.isGlobal, l.partitionPath, k), l) },
-      partitioner).setSerializer(serializer)
+      partitioner).setSerializer(RecordSerializer(sc.getConf))
     val joined =
       if (bounded) {
         // A hash join, the found locations as its table (index.LocationJoin). Records that were
         // not de-duplicated are moved to the found keys' partitions first.
         val records =
           if (keyed.partitioner.contains(partitioner)) keyed
-          else new ShuffledRDD[IncomingRecords.Identity, WriteRecord, WriteRecord](keyed, partitioner)
-            .setSerializer(serializer)
+          else IncomingRecords.moved(keyed, partitioner)
         records.zipPartitions(stored)((rs, fs) => LocationJoin.leftOuter(rs, fs))
       } else keyed.leftOuterJoin(stored, partitioner).values
     joined.flatMap { case (r, at) =>

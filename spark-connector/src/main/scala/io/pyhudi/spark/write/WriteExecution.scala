@@ -55,8 +55,7 @@ object WriteExecution {
     // The identity of a non-global index, which the bucket index is, is (partition path, key).
     val partitioner = new KeyedBucketPartitioner(plan, locate)
     if (combine) IncomingRecords.deduplicate(keyed, hasOrdering, partitioner).values
-    else new org.apache.spark.rdd.ShuffledRDD[IncomingRecords.Identity, WriteRecord, WriteRecord](keyed, partitioner)
-      .setSerializer(RecordSerializer(keyed.sparkContext.getConf)).values
+    else IncomingRecords.moved(keyed, partitioner).values
   }
 
   private final class KeyedBucketPartitioner(plan: WritePlan, locate: (String, String) => Location)
