@@ -224,7 +224,8 @@ class LogRecordsSuite extends AnyFunSuite {
 
   test("takeLong finds the keys that are a long's digits, each once, and only those") {
     val m = new LogRecords(hasOrdering = false)
-    val keys = Seq("0", "-1", "42", "9223372036854775807", "-9223372036854775808", "007", "-0", "4x", "")
+    val keys = Seq("0", "-1", "42", "9223372036854775807", "-9223372036854775808", "007", "-0", "4x", "",
+      "+5", "-", "9223372036854775808", "-9223372036854775809", "99999999999999999999", "1 ", "0x1")
     keys.foreach(k => m.addRecord(k, row(s"v$k"), null))
     assert(value(Option(m.takeLong(42L))) == Some("v42"))
     assert(m.takeLong(42L) == null, "a taken key is gone")
@@ -235,11 +236,73 @@ class LogRecordsSuite extends AnyFunSuite {
     assert(m.takeLong(7L) == null, "007 is not the key of 7")
     assert(m.takeLong(43L) == null)
     // Keys that are no long's digits are left for the records after the base rows.
-    assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSeq == Seq("v007", "v-0", "v4x", "v"))
+    assert(m.takeLong(5L) == null, "+5 is not the key of 5")
+    assert(m.takeLong(1L) == null)
+    assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSeq == Seq("v007", "v-0", "v4x", "v", "v+5", "v-",
+      "v9223372036854775808", "v-9223372036854775809", "v99999999999999999999", "v1 ", "v0x1"))
     // An add after a lookup is found by the next one.
     m.addRecord("43", row("v43"), null)
     assert(value(Option(m.takeLong(43L))) == Some("v43"))
     assert(m.take(UTF8String.fromString("43")) == null, "taken by value, gone by bytes")
+  }
+
+  test("takeLong takes a key exactly when it is a long's toString, for random digit strings") {
+    val rnd = new scala.util.Random(11)
+    val alphabet = "-+0123456789 x"
+    val keys = (Seq.fill(3000) {
+      if (rnd.nextBoolean()) rnd.nextLong().toString.take(1 + rnd.nextInt(20))
+      else Seq.fill(1 + rnd.nextInt(21))(alphabet(rnd.nextInt(alphabet.length))).mkString
+    } ++ Seq("9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809")).distinct
+    val m = new LogRecords(hasOrdering = false)
+    keys.foreach(k => m.addRecord(k, row(k), null))
+    val canonical = keys.flatMap(k => k.toLongOption.filter(_.toString == k))
+    canonical.sorted.foreach(v => assert(value(Option(m.takeLong(v))) == Some(v.toString), v))
+    assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSet == keys.toSet -- canonical.map(_.toString))
+  }
+
+  test("takeLong finds every entry whatever the base rows' order: ascending, with gaps, runs, descending, shuffled") {
+    val rnd = new scala.util.Random(7)
+    val universe = (-300L until 3000L).map(_ * 37) ++ Seq(Long.MinValue, Long.MaxValue, Long.MinValue + 1)
+    val sorted = universe.sorted
+    val orders = Seq(
+      "ascending" -> sorted,
+      "ascending with repeats" -> sorted.flatMap(v => if (rnd.nextInt(20) == 0) Seq(v, v) else Seq(v)),
+      "ascending, a step back now and then" -> sorted.grouped(200).toSeq.flatMap(g => g.drop(150) ++ g.take(150)),
+      "sorted runs" -> (0 until 4).flatMap(_ => sorted.filter(_ => rnd.nextInt(3) == 0)),
+      "descending" -> sorted.reverse,
+      "shuffled" -> rnd.shuffle(sorted),
+      // In order at first, then out of it: the cursor gives way to the table midway.
+      "ascending, then shuffled" -> (sorted.take(2000) ++ rnd.shuffle(sorted.drop(2000))))
+    for ((name, order) <- orders; round <- 0 until 3) {
+      val m = new LogRecords(hasOrdering = false)
+      val model = new java.util.LinkedHashMap[String, String]()
+      // Logged keys in no order, some that are no long's digits, and base values with no entry.
+      rnd.shuffle(universe).filter(_ => rnd.nextInt(4) != 0).foreach { v =>
+        m.addRecord(v.toString, row(s"v$v"), null); model.put(v.toString, s"v$v")
+      }
+      Seq("0012", "x", "-0").foreach { k => m.addRecord(k, row(s"v$k"), null); model.put(k, s"v$k") }
+      val probes = order.filter(_ => round == 0 || rnd.nextInt(5) != 0) ++ Seq(1L, 12L, 5L)
+      probes.foreach { v =>
+        assert(value(Option(m.takeLong(v))) == Option(model.remove(v.toString)), s"$name, round $round: $v")
+      }
+      assert(m.size == model.size, name)
+      assert(m.remainingRecords.map(_.getUTF8String(0).toString).toSeq == model.values.toArray.toSeq, name)
+    }
+  }
+
+  test("takeLong after adds between lookups sees the new keys, in order or not") {
+    val m = new LogRecords(hasOrdering = false)
+    (0 until 100).foreach(i => m.addRecord((i * 2).toString, row(s"a$i"), null))
+    assert(value(Option(m.takeLong(10))) == Some("a5"))
+    assert(value(Option(m.takeLong(50))) == Some("a25"))
+    m.addRecord("11", row("b"), null) // below the last lookup: the cursor starts again
+    m.addRecord("50", row("c"), null) // taken before, logged again
+    assert(value(Option(m.takeLong(11))) == Some("b"))
+    assert(m.takeLong(10) == null)
+    assert(value(Option(m.takeLong(50))) == Some("c"))
+    assert(value(Option(m.takeLong(198))) == Some("a99"))
+    assert(m.takeLong(199) == null)
+    assert(m.size == 97)
   }
 
   test("takeLong and take by bytes share the entries of a large log") {
