@@ -4,7 +4,16 @@ package io.pyhudi.read
 import scala.util.Try
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructType}
+import org.apache.spark.sql.types.{
+  DataType,
+  DateType,
+  IntegerType,
+  LongType,
+  StringType,
+  StructType,
+  TimestampNTZType,
+  TimestampType
+}
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.keygen.{KeyGenType, RecordKeys}
@@ -88,10 +97,19 @@ final case class SliceReadContext(
   def integralKeyOf(row: InternalRow): Long =
     if (integralKeyIsLong) row.getLong(integralKeyOrdinal) else row.getInt(integralKeyOrdinal).toLong
 
-  def orderingOf(row: InternalRow): Any = orderingOrdinal match {
-    case Some(o) if !row.isNullAt(o) => row.get(o, mergeSchema(o).dataType)
-    case _ => null
-  }
+  /** The ordering value of a row in `mergeSchema` in Catalyst's form (null: none, or null). */
+  def orderingOf(row: InternalRow): Any =
+    if (orderingAt < 0 || row.isNullAt(orderingAt)) null
+    else orderingType match {
+      // Catalyst's generic getter works out the type's physical form on every call, and merging
+      // reads the ordering of every log record and of every base row a log record replaces.
+      case LongType | TimestampType | TimestampNTZType => java.lang.Long.valueOf(row.getLong(orderingAt))
+      case IntegerType | DateType => java.lang.Integer.valueOf(row.getInt(orderingAt))
+      case t => row.get(orderingAt, t)
+    }
+
+  private val orderingAt = orderingOrdinal.getOrElse(-1)
+  private val orderingType: DataType = orderingOrdinal.map(mergeSchema(_).dataType).orNull
 
   /** Keeps a row when it was written inside the incremental range (always, otherwise). */
   def inRange(row: InternalRow): Boolean = (incrementalRange, commitTimeOrdinal) match {

@@ -72,4 +72,27 @@ class SliceReadContextSuite extends AnyFunSuite {
     assert(i.integralKeyOrdinal == 0 && !i.integralKeyIsLong)
     assert(i.keyOf(InternalRow(7, 1.0)) == "7")
   }
+
+  test("a row's ordering value is the one Catalyst's generic getter gives, for every ordering type") {
+    val values = Seq[(DataType, Any)](LongType -> 5L, TimestampType -> 1700000000000000L,
+      TimestampNTZType -> 3L, IntegerType -> -7, DateType -> 19000, StringType -> UTF8String.fromString("b"),
+      DoubleType -> 2.5, DecimalType(10, 2) -> Decimal(BigDecimal("12.34"), 10, 2), ShortType -> 3.toShort)
+    for ((dt, v) <- values) {
+      val schema = StructType(Seq(StructField("k", StringType), StructField("o", dt)))
+      val ctx = SliceReadContext(schema, Seq(0), Seq("k"), useMetaKey = false, Some(1), MergeMode.EventTime, None,
+        None, InstantVisibility(Set.empty, None, ""))
+      val unsafe = org.apache.spark.sql.catalyst.expressions.UnsafeProjection.create(schema)
+      for (row <- Seq(InternalRow(UTF8String.fromString("a"), v), InternalRow(UTF8String.fromString("a"), null))) {
+        for (r <- Seq(row, unsafe(row))) {
+          val (got, expected) = (ctx.orderingOf(r), r.get(1, dt))
+          assert(got == expected, s"$dt from ${r.getClass.getSimpleName}")
+          // the same boxed form: OrderingValues compares by it
+          assert(Option(got).map(_.getClass) == Option(expected).map(_.getClass), dt)
+        }
+      }
+    }
+    val none = SliceReadContext(StructType(Seq(StructField("k", StringType))), Seq(0), Seq("k"), useMetaKey = false,
+      None, MergeMode.LatestWins, None, None, InstantVisibility(Set.empty, None, ""))
+    assert(none.orderingOf(InternalRow(UTF8String.fromString("a"))) == null)
+  }
 }
