@@ -9,6 +9,8 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{StructField, StructType}
 
+import io.pyhudi.errors.Errors
+import io.pyhudi.filegroup.FileSlice
 import io.pyhudi.merge.MergeMode
 import io.pyhudi.read.{QuerySpec, ScanPlan, SliceReadContext, SliceSplits}
 import io.pyhudi.schema.MetaFields
@@ -123,8 +125,12 @@ final class PyhudiScan(
 
   override def createReaderFactory(): PartitionReaderFactory = {
     val conf = ParquetReaderShim.hadoopConf(spark, options)
-    val baseReader = ParquetReaderShim.buildReader(spark, tableSchema, baseSchema, filters,
-      columnar, conf)
+    // Building a reader broadcasts a copy of the Hadoop configuration, a few milliseconds of the
+    // driver's planning each: a scan builds the readers its slices use, no more. When every slice
+    // has logs (a merge-on-read table after an upsert touching every file group), none reads a
+    // base file alone.
+    val logFree = plan.slices.filter(s => !s.hasLogs && s.baseFile.nonEmpty)
+    lazy val baseReader = ParquetReaderShim.buildReader(spark, tableSchema, baseSchema, filters, columnar, conf)
     def merging(batches: Boolean) =
       if (hasMergeSlices) ParquetReaderShim.buildReader(spark, tableSchema, mergeSchema, Nil, batches, conf)
       else baseReader
@@ -134,16 +140,19 @@ final class PyhudiScan(
     // Hudi's partition path meta column is one by construction where the meta fields are written.
     val constant = config.partitionFields ++
       (if (config.populateMetaFields) Seq(MetaFields.PartitionPath) else Nil)
-    val worthIt = columnar && config.partitionFields.nonEmpty &&
-      plan.slices.exists(_.baseFile.exists(_.size >= spec.footerPartitionValuesMinBytes))
-    def partitionValues(schema: StructType, filters: Seq[Filter], reader: ParquetReaderShim.FileReader) =
-      if (worthIt)
+    def partitionValues(slices: Seq[FileSlice], schema: StructType, filters: Seq[Filter],
+        reader: => ParquetReaderShim.FileReader) =
+      if (columnar && config.partitionFields.nonEmpty &&
+        slices.exists(_.baseFile.exists(_.size >= spec.footerPartitionValuesMinBytes)))
         PartitionValuesReader.build(spark, tableSchema, schema, constant, filters, conf, reader,
           spec.footerPartitionValuesMinBytes)
       else None
-    val basePartitionValues = partitionValues(baseSchema, filters, baseReader)
-    val mergePartitionValues = if (hasMergeSlices) partitionValues(mergeSchema, Nil, mergeBatchReader) else None
-    new PyhudiReaderFactory(new SerializableConfiguration(conf), context, baseReader, mergeReader,
+    val basePartitionValues = partitionValues(logFree, baseSchema, filters, baseReader)
+    val mergePartitionValues =
+      if (hasMergeSlices) partitionValues(plan.slices.filter(_.hasLogs), mergeSchema, Nil, mergeBatchReader)
+      else None
+    val base = if (logFree.nonEmpty || !hasMergeSlices) baseReader else PyhudiScan.notRead
+    new PyhudiReaderFactory(new SerializableConfiguration(conf), context, base, mergeReader,
       mergeBatchReader, baseSchema, required.size, columnar, ParquetReaderShim.batchSize(spark),
       basePartitionValues, mergePartitionValues)
   }
@@ -157,4 +166,11 @@ final class PyhudiScan(
       override def numRows(): OptionalLong = OptionalLong.empty()
     }
   }
+}
+
+private object PyhudiScan {
+
+  /** In place of a reader a scan's slices never use. */
+  val notRead: ParquetReaderShim.FileReader =
+    file => throw Errors.internal(s"the scan built no reader for ${file.filePath}, a base file with no logs")
 }
