@@ -4,16 +4,7 @@ package io.pyhudi.read
 import scala.util.Try
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.types.{
-  DataType,
-  DateType,
-  IntegerType,
-  LongType,
-  StringType,
-  StructType,
-  TimestampNTZType,
-  TimestampType
-}
+import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.keygen.{KeyGenType, RecordKeys}
@@ -98,18 +89,12 @@ final case class SliceReadContext(
     if (integralKeyIsLong) row.getLong(integralKeyOrdinal) else row.getInt(integralKeyOrdinal).toLong
 
   /** The ordering value of a row in `mergeSchema` in Catalyst's form (null: none, or null). */
-  def orderingOf(row: InternalRow): Any =
-    if (orderingAt < 0 || row.isNullAt(orderingAt)) null
-    else orderingType match {
-      // Catalyst's generic getter works out the type's physical form on every call, and merging
-      // reads the ordering of every log record and of every base row a log record replaces.
-      case LongType | TimestampType | TimestampNTZType => java.lang.Long.valueOf(row.getLong(orderingAt))
-      case IntegerType | DateType => java.lang.Integer.valueOf(row.getInt(orderingAt))
-      case t => row.get(orderingAt, t)
-    }
+  def orderingOf(row: InternalRow): Any = if (orderingAt < 0) null else orderingRead(row, orderingAt)
 
   private val orderingAt = orderingOrdinal.getOrElse(-1)
-  private val orderingType: DataType = orderingOrdinal.map(mergeSchema(_).dataType).orNull
+  // Catalyst's generic getter works out the type's physical form on every call, and merging reads
+  // the ordering of every log record and of every base row a log record replaces.
+  @transient private lazy val orderingRead = InternalRow.getAccessor(mergeSchema(orderingAt).dataType)
 
   /** Keeps a row when it was written inside the incremental range (always, otherwise). */
   def inRange(row: InternalRow): Boolean = (incrementalRange, commitTimeOrdinal) match {

@@ -63,10 +63,12 @@ object IncomingRecords {
     }
     DatasetShim.internalRows(df).mapPartitions { rows =>
       val project = UnsafeProjection.create(exprs)
+      // null when the value is; by the type's own getter, not the generic one's per-call match
+      val orderingRead = orderingType.map(InternalRow.getAccessor(_)).orNull
       rows.map { row =>
         val data = if (passThrough) row else if (streamed) project(row) else project(row).copy()
         val ordering = orderingOrdinal match {
-          case Some(o) if !data.isNullAt(o) => data.get(o, orderingType.get)
+          case Some(o) => orderingRead(data, o)
           case _ => null
         }
         val deleted = isDeleteOp || deletedOrdinal.exists(o => !row.isNullAt(o) && row.getBoolean(o))

@@ -59,7 +59,10 @@ final class MergeHandle(
   }
 
   private def orderingOf(row: InternalRow): Any = ctx.orderingOrdinal match {
-    case Some(o) if !row.isNullAt(o) => row.get(o, ctx.tableSchema(o).dataType)
+    case Some(o) => orderingRead(row, o)
     case _ => null
   }
+
+  // null when the value is; by the type's own getter, not the generic one's per-call match
+  private lazy val orderingRead = InternalRow.getAccessor(ctx.tableSchema(ctx.orderingOrdinal.get).dataType)
 }
