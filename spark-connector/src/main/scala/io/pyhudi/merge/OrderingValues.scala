@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.pyhudi.merge
 
-import org.apache.spark.sql.types.Decimal
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.{Decimal, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
@@ -16,6 +17,19 @@ object OrderingValues {
     case (x: String, y: String) => x.compareTo(y)
     case (x: java.lang.Boolean, y: java.lang.Boolean) => x.compareTo(y)
     case _ => 0
+  }
+
+  /**
+   * Reads a row's value of the ordering field at `ordinal` of `schema`, in Catalyst's form; null
+   * without an ordering field, or for a null value. Spark's accessor settles the type once, where
+   * the generic getter works out its physical form on every call, and merging reads the ordering
+   * of every record. Build it where the rows are read: the accessor is not meant to be shipped.
+   */
+  def reader(schema: StructType, ordinal: Option[Int]): InternalRow => Any = ordinal match {
+    case Some(o) =>
+      val read = InternalRow.getAccessor(schema(o).dataType)
+      row => read(row, o)
+    case None => _ => null
   }
 
   private def normalise(v: Any): Any = v match {

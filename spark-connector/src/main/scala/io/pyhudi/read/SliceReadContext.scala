@@ -8,7 +8,7 @@ import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructType
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.pyhudi.keygen.{KeyGenType, RecordKeys}
-import io.pyhudi.merge.MergeMode
+import io.pyhudi.merge.{MergeMode, OrderingValues}
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.table.TableConfig
 import io.pyhudi.timeline.InstantVisibility
@@ -89,12 +89,9 @@ final case class SliceReadContext(
     if (integralKeyIsLong) row.getLong(integralKeyOrdinal) else row.getInt(integralKeyOrdinal).toLong
 
   /** The ordering value of a row in `mergeSchema` in Catalyst's form (null: none, or null). */
-  def orderingOf(row: InternalRow): Any = if (orderingAt < 0) null else orderingRead(row, orderingAt)
+  def orderingOf(row: InternalRow): Any = orderingRead(row)
 
-  private val orderingAt = orderingOrdinal.getOrElse(-1)
-  // Catalyst's generic getter works out the type's physical form on every call, and merging reads
-  // the ordering of every log record and of every base row a log record replaces.
-  @transient private lazy val orderingRead = InternalRow.getAccessor(mergeSchema(orderingAt).dataType)
+  @transient private lazy val orderingRead = OrderingValues.reader(mergeSchema, orderingOrdinal)
 
   /** Keeps a row when it was written inside the incremental range (always, otherwise). */
   def inRange(row: InternalRow): Boolean = (incrementalRange, commitTimeOrdinal) match {

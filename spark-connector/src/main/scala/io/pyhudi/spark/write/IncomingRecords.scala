@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expressi
 import org.apache.spark.sql.types.{BooleanType, StructType}
 
 import io.pyhudi.keygen.KeyGenerator
+import io.pyhudi.merge.OrderingValues
 import io.pyhudi.schema.MetaFields
 import io.pyhudi.spark.shims.DatasetShim
 import io.pyhudi.write.{WriteOperation, WriteRecord, WriteSpec}
@@ -52,7 +53,6 @@ object IncomingRecords {
     }
     val orderingOrdinal =
       if (streamed) None else orderingField.map(f => tableData.fieldNames.indexOf(f)).filter(_ >= 0)
-    val orderingType = orderingOrdinal.map(tableData(_).dataType)
     // A streamed input that already has the table's columns, in order and type (a load's usual
     // case), is written as it comes: projecting it would copy every value of every row (about
     // a twentieth of a load). The input row, like the projection's buffer, is valid until the
@@ -63,14 +63,10 @@ object IncomingRecords {
     }
     DatasetShim.internalRows(df).mapPartitions { rows =>
       val project = UnsafeProjection.create(exprs)
-      // null when the value is; by the type's own getter, not the generic one's per-call match
-      val orderingRead = orderingType.map(InternalRow.getAccessor(_)).orNull
+      val orderingOf = OrderingValues.reader(tableData, orderingOrdinal)
       rows.map { row =>
         val data = if (passThrough) row else if (streamed) project(row) else project(row).copy()
-        val ordering = orderingOrdinal match {
-          case Some(o) => orderingRead(data, o)
-          case _ => null
-        }
+        val ordering = orderingOf(data)
         val deleted = isDeleteOp || deletedOrdinal.exists(o => !row.isNullAt(o) && row.getBoolean(o))
         WriteRecord(keyGen.recordKey(row), keyGen.partitionPath(row), data: InternalRow, ordering, deleted)
       }

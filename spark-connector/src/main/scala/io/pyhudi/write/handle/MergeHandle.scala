@@ -3,8 +3,6 @@ package io.pyhudi.write.handle
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.InternalRow
-
 import io.pyhudi.filegroup.BaseFile
 import io.pyhudi.merge.{MergeMode, OrderingValues}
 import io.pyhudi.storage.Storage
@@ -58,11 +56,5 @@ final class MergeHandle(
     }
   }
 
-  private def orderingOf(row: InternalRow): Any = ctx.orderingOrdinal match {
-    case Some(o) => orderingRead(row, o)
-    case _ => null
-  }
-
-  // null when the value is; by the type's own getter, not the generic one's per-call match
-  private lazy val orderingRead = InternalRow.getAccessor(ctx.tableSchema(ctx.orderingOrdinal.get).dataType)
+  private lazy val orderingOf = OrderingValues.reader(ctx.tableSchema, ctx.orderingOrdinal)
 }
