@@ -14,6 +14,7 @@ import pytest
 import pyhudi
 from pyhudi import IndexType, QueryType, TableType, WriteOperation
 from pyhudi.options import AS_OF_INSTANT, BEGIN_INSTANTTIME, END_INSTANTTIME, QUERY_TYPE
+from pyhudi.session import KRYO_REGISTRATOR
 
 TRIPS = "mor/v6_trips_8i1u"
 FIRST, SECOND = "20250331030642808", "20250331030645735"
@@ -127,7 +128,7 @@ def test_configure_spark_refuses_a_running_context(spark):
         pyhudi.configure_spark(SparkSession.builder)
 
 
-def test_configure_spark_keeps_existing_jars(tmp_path):
+def test_configure_spark_keeps_existing_jars_and_kryo_registrators(tmp_path):
     # A separate interpreter with no SparkContext: only builder options are inspected, no JVM.
     script = textwrap.dedent(
         """
@@ -141,10 +142,16 @@ def test_configure_spark_keeps_existing_jars(tmp_path):
             returned = pyhudi.configure_spark(builder)
         again = pyhudi.configure_spark(returned)  # idempotent
         fresh = pyhudi.configure_spark(SparkSession.builder)
+        fresh_registrator = fresh._options.get("spark.kryo.registrator")
+        kryo = (SparkSession.builder.config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                .config("spark.kryo.registrator", "org.example.Mine"))
+        kryo = pyhudi.configure_spark(pyhudi.configure_spark(kryo))
         print(json.dumps({
             "same_builder": returned is builder,
             "jars": again._options["spark.jars"],
             "fresh": fresh._options["spark.jars"],
+            "fresh_registrator": fresh_registrator,
+            "kryo_registrator": kryo._options["spark.kryo.registrator"],
             "jvm_started": __import__("pyspark").SparkContext._gateway is not None,
         }))
         """
@@ -155,6 +162,9 @@ def test_configure_spark_keeps_existing_jars(tmp_path):
     assert result["same_builder"]
     assert result["jars"] == f"/opt/libs/a.jar,/opt/libs/b.jar,{jar}"
     assert result["fresh"] == jar
+    # Kryo's registrators are kept and the connector's appended once, only when the builder uses Kryo.
+    assert result["fresh_registrator"] is None
+    assert result["kryo_registrator"] == f"org.example.Mine,{KRYO_REGISTRATOR}"
     assert not result["jvm_started"]
 
 

@@ -12,6 +12,7 @@ import pyspark
 import pytest
 
 import pyhudi
+from pyhudi.session import KRYO_REGISTRATOR
 
 TABLE = "mor/v6_trips_8i1u"
 
@@ -77,7 +78,8 @@ WRITE_SCRIPT = textwrap.dedent(
     rows = [(i, f"day{i % 3}", i) for i in range(60)]
     # Three versions of key 7 in one batch: the largest ts wins.
     update = [(i, f"day{i % 3}", 1000 + i) for i in range(0, 60, 2)] + [(7, "day1", 5), (7, "day1", 2000)]
-    for table_type, index in [("COPY_ON_WRITE", "BLOOM"), ("MERGE_ON_READ", "BUCKET")]:
+    deletes = [(i, f"day{i % 3}", 3000) for i in range(0, 60, 9)]
+    for table_type, index in [("COPY_ON_WRITE", "BLOOM"), ("MERGE_ON_READ", "BUCKET"), ("COPY_ON_WRITE", "SIMPLE")]:
         path = f"{base}/{table_type}_{index}"
         opts = {
             "hoodie.table.name": "kryo_" + index.lower(),
@@ -87,8 +89,12 @@ WRITE_SCRIPT = textwrap.dedent(
             "hoodie.datasource.write.precombine.field": "ts",
             "hoodie.index.type": index,
             "hoodie.bucket.index.num.buckets": "2",
+            # The table services' jobs too: a compaction after the delete, cleans that delete files.
+            "hoodie.compact.inline": "true",
+            "hoodie.compact.inline.max.delta.commits": "2",
+            "hoodie.clean.commits.retained": "1",
         }
-        for op, data in [("bulk_insert", rows), ("upsert", update)]:
+        for op, data in [("bulk_insert", rows), ("upsert", update), ("delete", deletes)]:
             df = spark.createDataFrame(data, "id long, day string, ts long").repartition(3)
             df.write.format("pyhudi").options(**opts).option("hoodie.datasource.write.operation", op) \\
                 .mode("append").save(path)
@@ -98,31 +104,44 @@ WRITE_SCRIPT = textwrap.dedent(
     """
 )
 
+KRYO = ["--conf", "spark.serializer=org.apache.spark.serializer.KryoSerializer"]
 
-def test_spark_submit_writes_under_the_kryo_serializer(tmp_path):
+
+@pytest.mark.parametrize(
+    "kryo",
+    [
+        pytest.param(KRYO, id="kryo"),
+        # Every class the jobs ship must then be registered: the connector's registrator does it.
+        pytest.param(
+            KRYO
+            + ["--conf", "spark.kryo.registrationRequired=true"]
+            + ["--conf", f"spark.kryo.registrator={KRYO_REGISTRATOR}"],
+            id="kryo-registration-required",
+        ),
+    ],
+)
+def test_spark_submit_writes_under_the_kryo_serializer(tmp_path, kryo):
     """Writes ship their handle context to the tasks in a broadcast (ExecutorShared): it must
-    work under Kryo, the serializer Apache Hudi's users configure, with the jar from --jars."""
+    work under Kryo, the serializer Apache Hudi's users configure, with the jar from --jars;
+    and with Kryo's registrationRequired, with the connector's registrator."""
     script = tmp_path / "write_rows.py"
     script.write_text(WRITE_SCRIPT)
     done = _submit(
-        [
-            "--master",
-            "local[2]",
-            "--conf",
-            "spark.sql.shuffle.partitions=2",
-            "--conf",
-            "spark.serializer=org.apache.spark.serializer.KryoSerializer",
-            "--jars",
-            pyhudi.jar_path(),
-        ],
+        ["--master", "local[2]", "--conf", "spark.sql.shuffle.partitions=2", *kryo, "--jars", pyhudi.jar_path()],
         script,
         tmp_path / "tables",
     )
-    latest = {i: 1000 + i if i % 2 == 0 else i for i in range(60)}
+    latest = {i: 1000 + i if i % 2 == 0 else i for i in range(60) if i % 9 != 0}
     latest[7] = 2000
     want = str(sorted(latest.items()))
     lines = [line for line in done.stdout.splitlines() if line.startswith("PYHUDI_ROWS ")]
     assert lines == [
         f"PYHUDI_ROWS COPY_ON_WRITE BLOOM {want}",
         f"PYHUDI_ROWS MERGE_ON_READ BUCKET {want}",
+        f"PYHUDI_ROWS COPY_ON_WRITE SIMPLE {want}",
     ], done.stdout
+    tables = tmp_path / "tables"
+    # The services ran: the merge-on-read table was compacted, the copy-on-write ones cleaned.
+    assert list((tables / "MERGE_ON_READ_BUCKET" / ".hoodie").glob("*.commit")), "no compaction"
+    for name in ("COPY_ON_WRITE_BLOOM", "COPY_ON_WRITE_SIMPLE"):
+        assert list((tables / name / ".hoodie").glob("*.clean")), f"{name}: no clean"

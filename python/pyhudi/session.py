@@ -8,9 +8,14 @@ from typing import Any, List, Tuple
 
 from pyhudi.version import __version__
 
-__all__ = ["jar_path", "configure_spark", "SUPPORTED_PYSPARK"]
+__all__ = ["jar_path", "configure_spark", "KRYO_REGISTRATOR", "SUPPORTED_PYSPARK"]
 
 JAR_NAME = f"pyhudi-spark4_2.13-{__version__}.jar"
+
+KRYO_REGISTRATOR = "io.pyhudi.spark.PyhudiKryoRegistrator"
+"""The connector's Kryo registrator: needed when ``spark.kryo.registrationRequired`` is true."""
+
+_KRYO_SERIALIZER = "org.apache.spark.serializer.KryoSerializer"
 
 SUPPORTED_PYSPARK = ((4, 0, 0), (4, 4, 0))
 """PySpark versions the jar is built and tested for: ``lower <= version < upper``."""
@@ -39,6 +44,10 @@ def configure_spark(builder: Any) -> Any:
     """Add the connector jar to ``spark.jars`` of a session builder and return the builder.
 
     A ``spark.jars`` value already set on the builder is kept: the jar is appended to it.
+    When the builder sets ``spark.serializer`` to Kryo, the connector's Kryo registrator
+    (:data:`KRYO_REGISTRATOR`) is appended the same way to ``spark.kryo.registrator``: with
+    ``spark.kryo.registrationRequired`` on, Kryo refuses the classes pyhudi's jobs ship unless
+    they are registered. Set the serializer before calling this, or add the registrator yourself.
     Spark reads ``spark.jars`` only when its JVM starts, so call this before the first
     session or context of the process is created.
 
@@ -61,13 +70,19 @@ def configure_spark(builder: Any) -> Any:
     options = getattr(builder, "_options", None)
     if options is None or not hasattr(builder, "config"):
         raise TypeError(f"configure_spark expects a pyspark.sql.SparkSession.Builder, got {type(builder)!r}")
-    jars = _split_jars(options.get("spark.jars"))
+    jars = _split_list(options.get("spark.jars"))
     if jar not in jars:
         jars.append(jar)
-    return builder.config("spark.jars", ",".join(jars))
+    builder = builder.config("spark.jars", ",".join(jars))
+    if str(options.get("spark.serializer", "")).strip() == _KRYO_SERIALIZER:
+        registrators = _split_list(options.get("spark.kryo.registrator"))
+        if KRYO_REGISTRATOR not in registrators:
+            registrators.append(KRYO_REGISTRATOR)
+        builder = builder.config("spark.kryo.registrator", ",".join(registrators))
+    return builder
 
 
-def _split_jars(value: Any) -> List[str]:
+def _split_list(value: Any) -> List[str]:
     if value is None:
         return []
     return [j.strip() for j in str(value).split(",") if j.strip()]
