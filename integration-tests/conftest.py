@@ -24,9 +24,16 @@ _SCRATCH = pytest.StashKey[str]()
 def pytest_configure(config: pytest.Config) -> None:
     """Spark's scratch folders (block managers, user files) of this process and of every process
     it starts go into one folder removed at the end: the tests kill some of those processes on
-    purpose, and a killed JVM cannot remove its own."""
+    purpose, and a killed JVM cannot remove its own. So does each JVM's ``java.io.tmpdir`` (set
+    through ``SPARK_SUBMIT_OPTS``, which every JVM started by ``spark-submit`` or PySpark reads):
+    Spark's ``spark-*`` and ``artifacts-*`` folders and the native snappy and lz4 libraries the
+    JVMs unpack would otherwise stay in the system's temporary folder."""
     scratch = tempfile.mkdtemp(prefix="pyhudi-it-spark-")
     os.environ["SPARK_LOCAL_DIRS"] = scratch
+    java_tmp = os.path.join(scratch, "java-tmp")
+    os.mkdir(java_tmp)
+    options = os.environ.get("SPARK_SUBMIT_OPTS", "")
+    os.environ["SPARK_SUBMIT_OPTS"] = f"{options} -Djava.io.tmpdir={java_tmp}".strip()
     config.stash[_SCRATCH] = scratch
 
 
